@@ -1,0 +1,1 @@
+"""The rules of tavla (backgammon), pure Python: nothing here imports Django."""
