@@ -1,0 +1,491 @@
+"""The match as a state machine: a store drives it by applying actions one at a time.
+
+`MatchState` is immutable; `apply(state, action)` checks the action against the rules and
+returns the next state, raising a RulesError subclass when it is not allowed. Replay of actions
+that were checked when they were recorded uses `apply(..., check=False)`, which trusts them.
+
+Players are 0 and 1. The board is kept from player 0's side; `position_for(p)` turns it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .dice import Dice
+from .errors import IllegalAction, RulesError
+from .plays import Play, Step, legal_plays
+from .position import Position
+from .scoring import GameKind, game_points, has_won, kind_of_win
+from .validate import resolve_play
+
+MAX_CUBE = 64
+MAX_LENGTH = 25
+
+
+class Phase(StrEnum):
+    OPENING = "opening"  # the opening roll decides who starts
+    ROLL = "roll"  # the player on turn may double, resign or roll
+    PLAY = "play"  # dice are out: the player on turn must play (or resign)
+    DOUBLED = "doubled"  # the opponent of the player on turn must take or drop
+    RESIGNING = "resigning"  # the opponent of the player on turn must accept or reject
+    OVER = "over"  # the match is over
+
+
+class Starter(StrEnum):
+    OPENING_ROLL = "opening_roll"  # every game starts with an opening roll (the site)
+    WINNER = "winner"  # the previous game's winner rolls first (some clubs)
+
+
+class EndedBy(StrEnum):
+    BEAROFF = "bearoff"
+    DROP = "drop"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    FORFEIT = "forfeit"
+    ABORT = "abort"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """What a match is played to and with. length 0 is money play."""
+
+    length: int = 0
+    cube: bool = False
+    crawford: bool = True
+    jacoby: bool = False
+    backgammon_value: int = 3
+    next_game_starter: Starter = Starter.OPENING_ROLL
+
+    def check(self) -> None:
+        if not isinstance(self.length, int) or not 0 <= self.length <= MAX_LENGTH:
+            raise IllegalAction(f"a match is played to 1-{MAX_LENGTH} points, or 0 for money play")
+        if self.backgammon_value not in (2, 3):
+            raise IllegalAction("a backgammon counts 3 points, or 2 where clubs count it as mars")
+        if self.jacoby and self.length:
+            raise IllegalAction("the Jacoby rule is for money play only")
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game of a match."""
+
+    number: int
+    winner: int
+    points: int
+    kind: GameKind
+    cube: int
+    ended_by: EndedBy
+
+
+# -- actions: the facts a store records, in the rules' terms ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRoll:
+    """Each player rolls one die; a tie is rolled again."""
+
+    die0: int
+    die1: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    player: int
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A whole play; no steps means the roll could not be played (the turn passes)."""
+
+    player: int
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Offer to end the game at 1 (single), 2 (gammon) or 3 (backgammon) times the cube."""
+
+    player: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptResign:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class RejectResign:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoseMatch:
+    """The player loses the whole match: his time ran out, or he left and did not return."""
+
+    player: int
+    reason: EndedBy
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """The match ends with no winner (abandoned before play, or stopped by an admin)."""
+
+    reason: str = ""
+
+
+Action = (
+    OpeningRoll
+    | Roll
+    | Move
+    | Double
+    | Take
+    | Drop
+    | Resign
+    | AcceptResign
+    | RejectResign
+    | LoseMatch
+    | Abort
+)
+
+
+# -- the state -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    settings: MatchSettings
+    phase: Phase = Phase.OPENING
+    turn: int | None = None  # whose turn it is in the game (the roller)
+    board: Position = field(default_factory=Position.starting)  # from player 0's side
+    dice: Dice | None = None
+    cube: int = 1
+    cube_owner: int | None = None  # None: centred
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 1
+    crawford_game: bool = False  # this game is the Crawford game: no cube
+    crawford_done: bool = False  # the Crawford game has been played: post-Crawford
+    resign_value: int = 0  # offered resignation while phase is RESIGNING
+    resumed_phase: Phase | None = None  # where play goes on if the resignation is rejected
+    games: tuple[GameResult, ...] = ()
+    winner: int | None = None  # the match winner, once over
+    ended_by: EndedBy | None = None
+
+    @classmethod
+    def new(cls, settings: MatchSettings) -> MatchState:
+        settings.check()
+        return cls(settings)
+
+    # -- reading the state ---------------------------------------------------------------
+
+    def position_for(self, player: int) -> Position:
+        """The board from `player`'s side."""
+        return self.board if player == 0 else self.board.flipped()
+
+    @property
+    def to_act(self) -> int | None:
+        """Who must act now: the roller, or his opponent when answering a double or a resign."""
+        if self.turn is None or self.phase in (Phase.OPENING, Phase.OVER):
+            return None
+        if self.phase in (Phase.DOUBLED, Phase.RESIGNING):
+            return 1 - self.turn
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def post_crawford(self) -> bool:
+        return self.crawford_done and not self.crawford_game
+
+    def may_double(self, player: int) -> bool:
+        """Whether `player` may offer the cube now: his turn, before rolling, cube his or centred."""
+        s = self.settings
+        return (
+            s.cube
+            and not self.crawford_game
+            and self.phase == Phase.ROLL
+            and self.turn == player
+            and self.cube < MAX_CUBE
+            and self.cube_owner in (None, player)
+        )
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays of the player on turn, from his side ([] when he cannot move)."""
+        if self.phase != Phase.PLAY or self.dice is None or self.turn is None:
+            return []
+        return legal_plays(self.position_for(self.turn), self.dice)
+
+    def actions_for(self, player: int) -> list[str]:
+        """What `player` may do now, by name: roll, double, play, take, drop, resign,
+        accept, reject."""
+        if self.phase in (Phase.OPENING, Phase.OVER) or self.turn is None:
+            return []
+        if self.phase == Phase.DOUBLED:
+            return ["take", "drop"] if player != self.turn else []
+        if self.phase == Phase.RESIGNING:
+            return ["accept", "reject"] if player != self.turn else []
+        if player != self.turn:
+            return []
+        if self.phase == Phase.ROLL:
+            return ["roll", *(["double"] if self.may_double(player) else []), "resign"]
+        return ["play", "resign"]
+
+    def jacoby_applies(self) -> bool:
+        return self.settings.is_money and self.settings.jacoby
+
+    def points_for(self, kind: GameKind) -> int:
+        return game_points(
+            kind,
+            self.cube,
+            backgammon_value=self.settings.backgammon_value,
+            jacoby=self.jacoby_applies(),
+        )
+
+
+# -- applying actions --------------------------------------------------------------------------
+
+
+def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchState:
+    """The state after `action`. With check=True (deciding a command) every rule is enforced
+    and a RulesError says what is wrong; check=False (replaying recorded facts) trusts it."""
+    if state.phase == Phase.OVER and not isinstance(action, Abort):
+        raise IllegalAction("the match is over")
+    match action:
+        case OpeningRoll():
+            return _opening_roll(state, action)
+        case Roll():
+            _expect(state, Phase.ROLL, action.player, "roll")
+            return replace(state, phase=Phase.PLAY, dice=action.dice)
+        case Move():
+            return _move(state, action, check)
+        case Double():
+            if not state.may_double(action.player):
+                raise IllegalAction(_why_no_double(state, action.player))
+            return replace(state, phase=Phase.DOUBLED)
+        case Take():
+            _expect_answer(state, Phase.DOUBLED, action.player, "take")
+            return replace(state, phase=Phase.ROLL, cube=state.cube * 2, cube_owner=action.player)
+        case Drop():
+            _expect_answer(state, Phase.DOUBLED, action.player, "drop")
+            assert state.turn is not None
+            return _end_game(state, state.turn, state.cube, GameKind.SINGLE, EndedBy.DROP)
+        case Resign():
+            if state.phase not in (Phase.ROLL, Phase.PLAY) or state.turn != action.player:
+                raise IllegalAction("you may resign only on your own turn")
+            if action.value not in (1, 2, 3):
+                raise IllegalAction("resign a single (1), gammon (2) or backgammon (3) game")
+            return replace(
+                state,
+                phase=Phase.RESIGNING,
+                resign_value=action.value,
+                resumed_phase=state.phase,
+            )
+        case AcceptResign():
+            _expect_answer(state, Phase.RESIGNING, action.player, "accept the resignation")
+            kind = GameKind(state.resign_value)
+            return _end_game(state, action.player, state.points_for(kind), kind, EndedBy.RESIGN)
+        case RejectResign():
+            _expect_answer(state, Phase.RESIGNING, action.player, "reject the resignation")
+            return replace(state, phase=state.resumed_phase, resign_value=0, resumed_phase=None)
+        case LoseMatch():
+            return _lose_match(state, action)
+        case Abort():
+            return replace(state, phase=Phase.OVER, winner=None, ended_by=EndedBy.ABORT)
+    raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
+
+
+def replay(settings: MatchSettings, actions: list[Action]) -> MatchState:
+    """Fold recorded actions into the state, trusting them."""
+    state = MatchState.new(settings)
+    for action in actions:
+        state = apply(state, action, check=False)
+    return state
+
+
+def play_for(state: MatchState, play: str | list[object]) -> Play:
+    """Resolve a player's play (notation or [[from, to], ...]) into the legal play it means."""
+    if state.phase != Phase.PLAY or state.dice is None or state.turn is None:
+        raise IllegalAction("there is nothing to play now: roll first")
+    return resolve_play(state.position_for(state.turn), state.dice, play)
+
+
+def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
+    if state.phase != Phase.OPENING:
+        raise IllegalAction("the opening roll is over")
+    dice = Dice.of(action.die0, action.die1)
+    if action.die0 == action.die1:
+        return state  # a tie is rolled again
+    first = 0 if action.die0 > action.die1 else 1
+    return replace(state, phase=Phase.PLAY, turn=first, dice=dice)
+
+
+def _move(state: MatchState, action: Move, check: bool) -> MatchState:
+    _expect(state, Phase.PLAY, action.player, "move")
+    assert state.dice is not None
+    me = action.player
+    view = state.position_for(me)
+    if check:
+        after = resolve_play(view, state.dice, [[s.frm, s.to] for s in action.steps]).result
+    else:
+        after = _apply_steps(view, action.steps)
+    board = after if me == 0 else after.flipped()
+    if has_won(after):
+        kind = kind_of_win(after)
+        won = replace(state, board=board)
+        return _end_game(won, me, won.points_for(kind), kind, EndedBy.BEAROFF)
+    return replace(state, board=board, phase=Phase.ROLL, turn=1 - me, dice=None)
+
+
+def _apply_steps(view: Position, steps: tuple[Step, ...]) -> Position:
+    from .plays import apply_step, from_array, to_array
+
+    b = to_array(view)
+    for step in steps:
+        apply_step(b, step.frm, step.to)
+    return from_array(b)
+
+
+def _end_game(
+    state: MatchState, winner: int, points: int, kind: GameKind, how: EndedBy
+) -> MatchState:
+    result = GameResult(state.game_number, winner, points, kind, state.cube, how)
+    score = list(state.score)
+    score[winner] += points
+    s = state.settings
+    ended = replace(
+        state,
+        score=(score[0], score[1]),
+        games=(*state.games, result),
+        resign_value=0,
+        resumed_phase=None,
+        dice=None,
+    )
+    if s.length and score[winner] >= s.length:
+        return replace(ended, phase=Phase.OVER, winner=winner, ended_by=how, turn=None)
+    crawford_game = (
+        s.crawford
+        and s.length > 0
+        and not state.crawford_done
+        and not state.crawford_game
+        and max(score) == s.length - 1
+    )
+    starter = s.next_game_starter == Starter.WINNER
+    return replace(
+        ended,
+        phase=Phase.ROLL if starter else Phase.OPENING,
+        turn=winner if starter else None,
+        board=Position.starting(),
+        cube=1,
+        cube_owner=None,
+        game_number=state.game_number + 1,
+        crawford_game=crawford_game,
+        crawford_done=state.crawford_done or state.crawford_game,
+    )
+
+
+def _lose_match(state: MatchState, action: LoseMatch) -> MatchState:
+    winner = 1 - action.player
+    s = state.settings
+    points = max(s.length - state.score[winner], 0) if s.length else state.cube
+    score = list(state.score)
+    score[winner] += points
+    result = GameResult(state.game_number, winner, points, GameKind.SINGLE, state.cube, action.reason)
+    return replace(
+        state,
+        phase=Phase.OVER,
+        score=(score[0], score[1]),
+        games=(*state.games, result),
+        winner=winner,
+        ended_by=action.reason,
+        turn=None,
+        dice=None,
+    )
+
+
+def _expect(state: MatchState, phase: Phase, player: int, what: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction(_phase_problem(state, what))
+    if state.turn != player:
+        raise IllegalAction(f"it is not your turn to {what}")
+
+
+def _expect_answer(state: MatchState, phase: Phase, player: int, what: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction(f"there is nothing to {what} now")
+    if player == state.turn:
+        raise IllegalAction(f"only your opponent can {what}")
+
+
+def _phase_problem(state: MatchState, what: str) -> str:
+    return {
+        Phase.OPENING: "the game has not started: the opening roll comes first",
+        Phase.ROLL: f"you cannot {what} now: roll the dice first",
+        Phase.PLAY: f"you cannot {what} now: you have rolled, play your dice",
+        Phase.DOUBLED: f"you cannot {what} now: the double must be taken or dropped",
+        Phase.RESIGNING: f"you cannot {what} now: the resignation must be accepted or rejected",
+        Phase.OVER: "the match is over",
+    }[state.phase]
+
+
+def _why_no_double(state: MatchState, player: int) -> str:
+    s = state.settings
+    if not s.cube:
+        return "this match is played without the doubling cube"
+    if state.crawford_game:
+        return "no doubling in the Crawford game"
+    if state.turn != player:
+        return "you may double only on your own turn"
+    if state.phase != Phase.ROLL:
+        return "you may double only before you roll"
+    if state.cube >= MAX_CUBE:
+        return f"the cube is at its maximum of {MAX_CUBE}"
+    return "only the player who owns the cube may redouble"
+
+
+__all__ = [
+    "Abort",
+    "AcceptResign",
+    "Action",
+    "Double",
+    "Drop",
+    "EndedBy",
+    "GameResult",
+    "LoseMatch",
+    "MatchSettings",
+    "MatchState",
+    "Move",
+    "OpeningRoll",
+    "Phase",
+    "RejectResign",
+    "Resign",
+    "Roll",
+    "RulesError",
+    "Starter",
+    "Take",
+    "apply",
+    "play_for",
+    "replay",
+]

@@ -1,0 +1,133 @@
+"""Step notation: "24/18 13/10", "bar/22*", "6/off", "8/5(2)", "13/7*/5".
+
+Points are the mover's own numbers; "bar" is 25 and "off" is 0 (both spellings are read).
+A token may chain several dice for one checker ("24/13", "13/7*/5") and may repeat "(2)".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import InvalidNotation
+from .position import BAR, OFF
+
+if TYPE_CHECKING:
+    from .plays import Step
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker going from `frm` to `to`, by one die or several; `hit` marks a blot hit at `to`."""
+
+    frm: int
+    to: int
+    hit: bool = False
+
+
+_POINT = r"(?:bar|off|\d{1,2})"
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
+
+
+def parse_moves(text: str) -> list[Move]:
+    """Read notation into moves, split at every written waypoint; raise InvalidNotation."""
+    if not isinstance(text, str):
+        raise InvalidNotation("a play is written as text, like 24/18 13/10")
+    moves: list[Move] = []
+    for token in text.lower().replace(",", " ").split():
+        match = _TOKEN.match(token)
+        if not match:
+            raise InvalidNotation(
+                f"cannot read {token!r}: write each move as from/to, like 24/18, bar/22* or 6/off"
+            )
+        chain, times = match.group(1), int(match.group(2) or 1)
+        if not 1 <= times <= 4:
+            raise InvalidNotation(f"{token!r}: a move can be repeated 1 to 4 times")
+        points = [_point(p) for p in chain.split("/")]
+        for _ in range(times):
+            for (frm, _), (to, hit) in zip(points, points[1:], strict=False):
+                if frm == OFF:
+                    raise InvalidNotation(f"{token!r}: a checker that is off cannot move")
+                if to == BAR:
+                    raise InvalidNotation(f"{token!r}: a checker cannot move to the bar")
+                if to >= frm:
+                    raise InvalidNotation(
+                        f"{token!r}: checkers move from higher points to lower ones"
+                    )
+                moves.append(Move(frm, to, hit))
+    return moves
+
+
+def moves_from_pairs(pairs: Iterable[object]) -> list[Move]:
+    """Read steps given as [[from, to], ...] (JSON); 25 is the bar, 0 is off."""
+    moves: list[Move] = []
+    for pair in pairs:
+        if (
+            not isinstance(pair, (list, tuple))
+            or len(pair) != 2
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)
+        ):
+            raise InvalidNotation("each step is a pair [from, to] of point numbers")
+        frm, to = pair
+        if not (0 < frm <= BAR and 0 <= to < BAR and to < frm):
+            raise InvalidNotation(
+                f"[{frm}, {to}] is not a step: points run 1-24, 25 is the bar, 0 is off,"
+                " and checkers move from higher points to lower ones"
+            )
+        moves.append(Move(frm, to))
+    return moves
+
+
+def _point(text: str) -> tuple[int, bool]:
+    hit = text.endswith("*")
+    name = text.rstrip("*")
+    if name == "bar":
+        return BAR, hit
+    if name == "off":
+        return OFF, hit
+    number = int(name)
+    if not 0 <= number <= BAR:
+        raise InvalidNotation(f"there is no point {number}: points run from 1 to 24")
+    return number, hit
+
+
+def point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def format_play(steps: Iterable[Step]) -> str:
+    """gnubg-style notation of a play's steps: one checker's steps joined, repeats as (n).
+
+    A checker's waypoints are written only where it hit ("13/7*/5"); otherwise "24/13".
+    """
+    # Like gnubg: steps in descending order, each joined to the first checker that ended on
+    # its starting point, chains kept in that order.
+    chains: list[list[tuple[int, bool]]] = []
+    for step in sorted(steps, key=lambda s: (-s.frm, -s.to)):
+        for chain in chains:
+            if chain[-1][0] == step.frm and step.frm != OFF:
+                chain.append((step.to, step.hit))
+                break
+        else:
+            chains.append([(step.frm, False), (step.to, step.hit)])
+    # Checkers on the same path are written once with a count, starred where any of them hit
+    # (gnubg writes 13/10*/7(2)); waypoints are written only where a hit happened.
+    groups: dict[tuple[int, ...], list[bool]] = {}
+    counts: dict[tuple[int, ...], int] = {}
+    for chain in chains:
+        path = tuple(p for p, _ in chain)
+        hits = groups.setdefault(path, [False] * len(chain))
+        groups[path] = [a or b for a, (_, b) in zip(hits, chain, strict=True)]
+        counts[path] = counts.get(path, 0) + 1
+    out = []
+    for path, hits in groups.items():
+        shown = [i for i in range(len(path)) if i in (0, len(path) - 1) or hits[i]]
+        text = "/".join(point_name(path[i]) + ("*" if hits[i] else "") for i in shown)
+        out.append(text + (f"({counts[path]})" if counts[path] > 1 else ""))
+    return " ".join(out)

@@ -1,0 +1,219 @@
+"""Checking a submitted play and saying, in a player's words, what is wrong with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+from .dice import Dice
+from .errors import IllegalPlay
+from .notation import Move, moves_from_pairs, parse_moves, point_name
+from .plays import (
+    Board,
+    Key,
+    Play,
+    Step,
+    apply_step,
+    can_finish,
+    die_steps,
+    legal_plays,
+    to_array,
+)
+from .position import BAR, OFF, Position
+
+
+def resolve_play(position: Position, dice: Dice, play: str | list[object]) -> Play:
+    """The legal play meant by notation ("24/18 13/10") or steps ([[24, 18], [13, 10]]).
+
+    Moves may combine dice ("24/13") and may leave out hit marks; the play is found by the
+    position it leads to. Raises InvalidNotation for unreadable input and IllegalPlay, with the
+    reason, for a play the rules forbid.
+    """
+    moves = parse_moves(play) if isinstance(play, str) else moves_from_pairs(play)
+    legal = legal_plays(position, dice)
+    if not moves:
+        if not legal:
+            return Play((), position)
+        raise IllegalPlay(f"you must move: {dice.high}-{dice.low} can be played, e.g. {_example(legal)}")
+    if not legal:
+        raise IllegalPlay(f"no move is possible with {dice.high}-{dice.low}: the turn passes")
+    target_mine, target_full = _target(position, moves)
+    matches = [p for p in legal if _mine(p.result) == target_mine]
+    exact = [p for p in matches if p.result == target_full]
+    if exact:
+        return exact[0]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        options = " or ".join(p.notation for p in matches)
+        raise IllegalPlay(f"say which blots you hit: {options}")
+    raise IllegalPlay(explain(position, dice, moves, legal))
+
+
+def _mine(position: Position) -> tuple[int, ...]:
+    return (*(max(n, 0) for n in position.board), position.bar[0])
+
+
+def _target(position: Position, moves: list[Move]) -> tuple[tuple[int, ...], Position]:
+    """The mover's checkers after the moves, and the whole position they lead to.
+
+    Only blots on written points count as hit: "24/13" passes its waypoint without hitting,
+    "24/18*/13" hits on 18.
+    """
+    b = to_array(position)
+    mine = [max(n, 0) for n in b]
+    theirs = [max(-n, 0) for n in b]  # theirs[0] is the opponent's bar
+    for move in moves:
+        if mine[move.frm] <= 0:
+            raise IllegalPlay(_no_checker(move.frm))
+        mine[move.frm] -= 1
+        if move.to != OFF:
+            mine[move.to] += 1
+            if theirs[move.to] == 1:  # landing on a blot always hits it
+                theirs[move.to] = 0
+                theirs[0] += 1
+    board = tuple(mine[i] - theirs[i] for i in range(1, 25))
+    off = (15 - sum(mine[1:]), position.off[1])
+    return tuple(mine[1:]), Position(board, (mine[BAR], theirs[0]), off)
+
+
+def explain(position: Position, dice: Dice, moves: list[Move], legal: list[Play]) -> str:
+    """Why a play that matches no legal play is illegal, as a sentence."""
+    b = to_array(position)
+    dice_left = list(dice.steps)
+    used = 0
+    for move in moves:
+        route, problem = _route(b, move, dice_left)
+        if route is None:
+            return problem
+        for frm, to, die in route:
+            apply_step(b, frm, to)
+            dice_left.remove(die)
+            used += 1
+    most = len(legal[0].steps)
+    if used < most:
+        if dice.is_double:
+            need = f"as many {dice.high}s as possible ({most})"
+        else:
+            need = "both dice"
+        return f"you must play {need}: {_example(legal)} is possible"
+    if not dice.is_double and most == 1:
+        return (
+            f"only one die can be played, so you must play the larger one ({dice.high}):"
+            f" {_example(legal)}"
+        )
+    return f"that play is not legal with {dice.high}-{dice.low}; {_example(legal)} is"
+
+
+def _route(
+    b: Board, move: Move, dice_left: list[int]
+) -> tuple[list[tuple[int, int, int]] | None, str]:
+    """Single-die steps that carry one checker along `move`, or None and the reason."""
+    first_problem = ""
+    for count in range(1, len(dice_left) + 1):
+        for order in dict.fromkeys(permutations(dice_left, count)):
+            route: list[tuple[int, int, int]] = []
+            at = move.frm
+            problem = ""
+            nb = list(b)
+            for i, die in enumerate(order):
+                last = i == len(order) - 1
+                to = at - die
+                if last and move.to == OFF and to < 0:
+                    to = OFF
+                if to < 0 or (to == 0 and move.to != OFF) or (last and to != move.to):
+                    problem = "x"
+                    break
+                if not last and to == OFF:
+                    problem = "x"
+                    break
+                problem = _step_problem(nb, at, to, die)
+                if problem:
+                    break
+                apply_step(nb, at, to)
+                route.append((at, to, die))
+                at = to
+            if not problem:
+                return route, ""
+            if problem != "x" and not first_problem:
+                first_problem = problem
+    if first_problem:
+        return None, first_problem
+    rolled = "-".join(str(d) for d in dice_left) or "nothing"
+    return None, (
+        f"no die you have left ({rolled}) moves a checker from {point_name(move.frm)}"
+        f" to {point_name(move.to)}"
+    )
+
+
+def _step_problem(b: Board, frm: int, to: int, die: int) -> str:
+    """The rule a single step breaks, or "" when it is allowed."""
+    if frm == BAR:
+        if not b[BAR]:
+            return "you have no checker on the bar"
+    elif b[BAR]:
+        return "you have a checker on the bar: it must enter before any other checker moves"
+    if b[frm] <= 0:
+        return _no_checker(frm)
+    if to == OFF:
+        top = max(p for p in range(1, 26) if b[p] > 0)
+        if top > 6:
+            return "you can bear off only when all your checkers are in your home board"
+        if die > frm and top > frm:
+            return (
+                f"a {die} bears off from point {frm} only when no checker of yours is on a"
+                f" higher point (you have one on {top})"
+            )
+        return ""
+    if b[to] < -1:
+        return f"point {to} is closed by {-b[to]} of your opponent's checkers"
+    return ""
+
+
+def _no_checker(point: int) -> str:
+    if point == BAR:
+        return "you have no checker on the bar"
+    return f"you have no checker on point {point}"
+
+
+def _example(legal: list[Play]) -> str:
+    return legal[0].notation
+
+
+@dataclass
+class Prefix:
+    """Where a partial play stands: the legal results, dice a full play uses, board states."""
+
+    legal: set[Key]
+    used: int
+    states: list[tuple[Board, list[int]]]
+
+
+def walk_prefix(position: Position, dice: Dice, steps: list[Step]) -> Prefix:
+    """Follow the steps a player has made so far; raise IllegalPlay if they lead nowhere legal."""
+    plays = legal_plays(position, dice)
+    legal = {tuple(to_array(p.result)) for p in plays}
+    used = len(plays[0].steps) if plays else 0
+    states: list[tuple[Board, list[int]]] = [(to_array(position), list(dice.steps))]
+    for n, step in enumerate(steps):
+        after: list[tuple[Board, list[int]]] = []
+        problem = ""
+        for b, dice_left in states:
+            for die in set(dice_left):
+                if (step.frm, step.to) not in die_steps(b, die):
+                    problem = problem or _step_problem(b, step.frm, step.to, die)
+                    continue
+                nb = list(b)
+                apply_step(nb, step.frm, step.to)
+                rest = list(dice_left)
+                rest.remove(die)
+                if can_finish(list(nb), rest, used - n - 1, legal):
+                    after.append((nb, rest))
+                else:
+                    problem = problem or (
+                        f"{step} leaves no way to finish a legal play: e.g. {_example(plays)}"
+                    )
+        if not after:
+            raise IllegalPlay(problem or f"{step} is not a step any die you have left can make")
+        states = after
+    return Prefix(legal, used, states)
