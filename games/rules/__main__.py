@@ -1,8 +1,8 @@
 """Command line for integrators and debugging.
 
-  python -m games.rules plays POSITION_ID DICE      legal plays, readable by a person
-  python -m games.rules plays --jsonl               JSON lines in, JSON lines out
-  python -m games.rules perft DEPTH                 leaf count of the game tree
+- `python -m games.rules plays POSITION_ID DICE`: legal plays, readable by a person
+- `python -m games.rules plays --jsonl`: JSON lines in, JSON lines out
+- `python -m games.rules perft DEPTH`: leaf count of the game tree
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from .position import Position
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m games.rules", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     plays = commands.add_parser("plays", help="list the legal plays of a position and a roll")
     plays.add_argument("position_id", nargs="?", help="gnubg Position ID, player on roll to move")
@@ -29,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     plays.add_argument(
         "--jsonl",
         action="store_true",
-        help='read {"position": ..., "dice": [a, b]} lines from stdin, write {"plays": [...]} lines',
+        help="read position+dice JSON lines from stdin, write one line of plays for each",
     )
     count = commands.add_parser("perft", help="count the leaves of the game tree")
     count.add_argument("depth", type=int)
@@ -56,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
 def print_plays(position: Position, dice: Dice, out: TextIO) -> None:
     found = legal_plays(position, dice)
     mine, theirs = position.pips()
-    out.write(f"Position {position_id(position)}, pips {mine}-{theirs}, roll {dice.high}-{dice.low}\n")
+    out.write(
+        f"Position {position_id(position)}, pips {mine}-{theirs}, roll {dice.high}-{dice.low}\n"
+    )
     if not found:
         out.write("No legal play: the turn passes.\n")
         return

@@ -221,7 +221,7 @@ class MatchState:
         return self.crawford_done and not self.crawford_game
 
     def may_double(self, player: int) -> bool:
-        """Whether `player` may offer the cube now: his turn, before rolling, cube his or centred."""
+        """Whether `player` may offer the cube now: his turn, before rolling, cube his or free."""
         s = self.settings
         return (
             s.cube
@@ -309,7 +309,8 @@ def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchStat
             return _end_game(state, action.player, state.points_for(kind), kind, EndedBy.RESIGN)
         case RejectResign():
             _expect_answer(state, Phase.RESIGNING, action.player, "reject the resignation")
-            return replace(state, phase=state.resumed_phase, resign_value=0, resumed_phase=None)
+            resumed = state.resumed_phase or Phase.ROLL
+            return replace(state, phase=resumed, resign_value=0, resumed_phase=None)
         case LoseMatch():
             return _lose_match(state, action)
         case Abort():
@@ -412,7 +413,9 @@ def _lose_match(state: MatchState, action: LoseMatch) -> MatchState:
     points = max(s.length - state.score[winner], 0) if s.length else state.cube
     score = list(state.score)
     score[winner] += points
-    result = GameResult(state.game_number, winner, points, GameKind.SINGLE, state.cube, action.reason)
+    result = GameResult(
+        state.game_number, winner, points, GameKind.SINGLE, state.cube, action.reason
+    )
     return replace(
         state,
         phase=Phase.OVER,

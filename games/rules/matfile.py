@@ -9,6 +9,7 @@ its last checker is off was resigned at the value written. The left player is pl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .dice import Dice
@@ -18,7 +19,6 @@ from .match import (
     Action,
     Double,
     Drop,
-    EndedBy,
     MatchSettings,
     MatchState,
     Move,
@@ -83,8 +83,10 @@ def parse_mat(text: str) -> MatFile:
             length = int(m.group(1))
         elif m := re.fullmatch(r"Game (\d+)", stripped):
             games.append(MatGame(int(m.group(1)), (0, 0)))
-        elif games and not games[-1].entries and (
-            m := re.fullmatch(r"(.+?)\s*:\s*(-?\d+)\s+(.+?)\s*:\s*(-?\d+)", stripped)
+        elif (
+            games
+            and not games[-1].entries
+            and (m := re.fullmatch(r"(.+?)\s*:\s*(-?\d+)\s+(.+?)\s*:\s*(-?\d+)", stripped))
         ):
             names = (m.group(1), m.group(3))
             games[-1].score = (int(m.group(2)), int(m.group(4)))
@@ -112,8 +114,8 @@ def parse_mat(text: str) -> MatFile:
 
 
 def _entry(player: int, text: str, row: int, line: int) -> Entry:
-    text = _ENTRY.split(text, maxsplit=2)
-    head, rest = text[1], text[2] if len(text) > 2 else ""
+    parts = _ENTRY.split(text, maxsplit=1)
+    head, rest = parts[1], parts[2] if len(parts) > 2 else ""
     if head.endswith(":"):
         dice = Dice.of(int(head[0]), int(head[1]))
         # A right-column entry may follow on the same line: cut there.
@@ -128,7 +130,9 @@ def _entry(player: int, text: str, row: int, line: int) -> Entry:
     return Entry(player, kind[key], number=number, row=row)
 
 
-def mat_actions(mat: MatFile, settings: MatchSettings | None = None) -> tuple[MatchSettings, list[Action]]:
+def mat_actions(
+    mat: MatFile, settings: MatchSettings | None = None
+) -> tuple[MatchSettings, list[Action]]:
     """The actions that replay the file, each checked by the rules.
 
     Raises InvalidMatchFile naming the game, the row and the reason for the first entry the
@@ -163,7 +167,7 @@ def mat_actions(mat: MatFile, settings: MatchSettings | None = None) -> tuple[Ma
                     high, low = entry.dice.high, entry.dice.low
                     if high == low:
                         raise InvalidMatchFile(
-                            f"game {game.number}, move {entry.row}: an opening roll cannot be a double"
+                            f"game {game.number}, move {entry.row}: the opening roll is a double"
                         )
                     die0, die1 = (high, low) if entry.player == 0 else (low, high)
                     do(OpeningRoll(die0, die1), game.number, entry.row)
@@ -192,9 +196,10 @@ def mat_actions(mat: MatFile, settings: MatchSettings | None = None) -> tuple[Ma
     return settings, actions
 
 
-def _finish(state: MatchState, entry: Entry, game: int, do: object) -> None:
+def _finish(
+    state: MatchState, entry: Entry, game: int, do: Callable[[Action, int, int], None]
+) -> None:
     """Check a written win, or turn it into the resignation the file does not record."""
-    assert callable(do)
     if len(state.games) >= game:
         result = state.games[game - 1]
         if (result.winner, result.points) != (entry.player, entry.number):

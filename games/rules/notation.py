@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .errors import InvalidNotation
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One checker going from `frm` to `to`, by one die or several; `hit` marks a blot hit at `to`."""
+    """One checker going from `frm` to `to`, by one die or several; `hit`: a blot hit at `to`."""
 
     frm: int
     to: int
@@ -47,7 +48,7 @@ def parse_moves(text: str) -> list[Move]:
             raise InvalidNotation(f"{token!r}: a move can be repeated 1 to 4 times")
         points = [_point(p) for p in chain.split("/")]
         for _ in range(times):
-            for (frm, _), (to, hit) in zip(points, points[1:], strict=False):
+            for (frm, _), (to, hit) in pairwise(points):
                 if frm == OFF:
                     raise InvalidNotation(f"{token!r}: a checker that is off cannot move")
                 if to == BAR:

@@ -34,7 +34,9 @@ def resolve_play(position: Position, dice: Dice, play: str | list[object]) -> Pl
     if not moves:
         if not legal:
             return Play((), position)
-        raise IllegalPlay(f"you must move: {dice.high}-{dice.low} can be played, e.g. {_example(legal)}")
+        raise IllegalPlay(
+            f"you must move: {dice.high}-{dice.low} can be played, e.g. {_example(legal)}"
+        )
     if not legal:
         raise IllegalPlay(f"no move is possible with {dice.high}-{dice.low}: the turn passes")
     target_mine, target_full = _target(position, moves)
@@ -92,10 +94,7 @@ def explain(position: Position, dice: Dice, moves: list[Move], legal: list[Play]
             used += 1
     most = len(legal[0].steps)
     if used < most:
-        if dice.is_double:
-            need = f"as many {dice.high}s as possible ({most})"
-        else:
-            need = "both dice"
+        need = f"as many {dice.high}s as possible ({most})" if dice.is_double else "both dice"
         return f"you must play {need}: {_example(legal)} is possible"
     if not dice.is_double and most == 1:
         return (
