@@ -45,6 +45,15 @@ class Play:
         return format_play(self.steps)
 
 
+_STEPS: dict[RawStep, Step] = {
+    (frm, to, hit): Step(frm, to, hit)
+    for frm in range(26)
+    for to in range(26)
+    for hit in (False, True)
+}
+"""Every possible step, made once: plays reuse them instead of building new ones."""
+
+
 # -- the array form -------------------------------------------------------------------------
 
 
@@ -175,11 +184,14 @@ def legal_plays(position: Position, dice: Dice) -> list[Play]:
     An empty list means the roll cannot be played: the turn passes.
     """
     found = search(to_array(position), dice.high, dice.low)
-    plays = [
-        Play(tuple(Step(f, t, h) for f, t, h in steps), from_array(list(key)))
-        for key, steps in found.items()
-    ]
-    plays.sort(key=lambda p: p.result.sort_key())
+    mine_off, their_off = position.off
+    plays = []
+    # Sorted by board, then the mover's bar, then the opponent's: gnubg's corpus order.
+    for key in sorted(found, key=lambda k: (k[1:], -k[0])):
+        steps = found[key]
+        borne = mine_off + sum(1 for step in steps if step[1] == OFF)
+        result = Position(key[1:25], (key[25], -key[0]), (borne, their_off))
+        plays.append(Play(tuple(map(_STEPS.__getitem__, steps)), result))
     return plays
 
 
