@@ -1,0 +1,6 @@
+"""The Django project: settings, urls, the Celery app, WSGI/ASGI entry points."""
+
+# Load the Celery app whenever Django starts, so @shared_task binds to it.
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,25 @@
+"""The Celery app. Configuration comes from Django settings (the CELERY_* names).
+
+Run a worker with `celery -A tavla_project worker` and the scheduler with
+`celery -A tavla_project beat`; tasks are found in every installed app's `tasks.py`.
+"""
+
+import logging
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
+
+app = Celery("tavla")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
+
+
+@app.task(name="tavla.heartbeat", ignore_result=True)
+def heartbeat() -> str:
+    """Scheduled by beat (CELERY_HEARTBEAT_SECONDS): proves scheduler, broker and worker work."""
+    logger.info("heartbeat")
+    return "ok"

@@ -1,0 +1,25 @@
+"""Settings for the test suite: real PostgreSQL, plus an SQLite alias for backend-specific tests.
+
+`default` is PostgreSQL at TEST_DATABASE_URL (postgres://postgres@127.0.0.1:5432/tavla unless
+set); pytest-django creates and drops `test_<name>` there. The `sqlite` alias is only for tests
+that must prove something on both backends (they ask for it with
+`@pytest.mark.django_db(databases=["default", "sqlite"])`); its test database lives in memory.
+"""
+
+from .dbcheck import DEFAULT_TEST_DATABASE_URL
+from .settings import *  # noqa: F403
+from .settings import BASE_DIR, database_from_url, env
+
+TEST_DATABASE_URL = env.str("TEST_DATABASE_URL", default=DEFAULT_TEST_DATABASE_URL)
+
+DATABASES = {
+    "default": database_from_url(TEST_DATABASE_URL),
+    "sqlite": database_from_url(f"sqlite:///{BASE_DIR / 'var' / 'test-alias.sqlite3'}"),
+}
+for _db in DATABASES.values():
+    _db["CONN_MAX_AGE"] = 0  # tests that use threads must not keep connections around
+
+# Fast hashing: tests create users, they do not need bcrypt-strength passwords.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CELERY_TASK_ALWAYS_EAGER = False
