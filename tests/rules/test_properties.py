@@ -265,7 +265,7 @@ def _chain_results(position: Position, dice: Dice) -> tuple[set[Position], set[i
     return finished, lengths
 
 
-@SLOW
+@settings(SLOW, max_examples=60)
 @given(positions(), rolls)
 def test_chaining_legal_next_steps_reaches_exactly_the_legal_plays(position, dice):
     plays = legal_plays(position, dice)
