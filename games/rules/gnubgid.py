@@ -63,8 +63,11 @@ __all__ = [
     "gnubg_board",
     "match_id",
     "match_id_decode",
+    "match_key",
+    "position_from_gnubg_board",
     "position_from_id",
     "position_id",
+    "position_key",
 ]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
