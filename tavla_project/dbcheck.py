@@ -45,7 +45,10 @@ def problem(url: str) -> str | None:
             connect_timeout=3,
         )
     except psycopg.OperationalError as exc:
-        reason = " ".join(str(exc).split("\n")[0].split())
+        # psycopg: 'connection failed: connection to server at "h", port p failed: <reason>\n...'
+        reason = " ".join(str(exc).split("\n")[0].split()).rsplit("failed: ", 1)[-1]
+        if reason.startswith("FATAL:"):  # a server answered and said no (role, password, ...)
+            return f"PostgreSQL at {where} refused the connection ({reason})"
         return f"PostgreSQL is not reachable at {where} ({reason}); {how_to_start()}"
     conn.close()
     return None

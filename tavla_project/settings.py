@@ -139,7 +139,7 @@ LOGGING = {
 
 # --- Celery (read by tavla_project/celery.py through the CELERY_ namespace) ---------------------
 
-EMBEDDED_BROKER_URL = "filesystem://"
+EMBEDDED_BROKER_URL = "filesystem://localhost/"  # the host part only keeps kombu quiet
 BROKER_DIR = VAR_DIR / "broker"
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=EMBEDDED_BROKER_URL)
