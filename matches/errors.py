@@ -11,3 +11,39 @@ class EventsAreImmutable(StoreError):
     """Something tried to change or delete a stored match event: events are append-only."""
 
     code = "events_are_immutable"
+
+
+class MatchNotFound(StoreError):
+    code = "match_not_found"
+
+    def __init__(self, match_id: object) -> None:
+        super().__init__(f"there is no match {match_id}")
+
+
+class NotAPlayer(StoreError):
+    """The user has no seat in the match (spectators read, they do not act)."""
+
+    code = "not_a_player"
+
+
+class NotYourTurn(StoreError):
+    code = "not_your_turn"
+
+
+class MatchFull(StoreError):
+    code = "match_full"
+
+
+class VersionConflict(StoreError):
+    """Another write reached the match first: reload and decide again."""
+
+    code = "version_conflict"
+
+    def __init__(self, current_version: int | None, expected: int | None = None) -> None:
+        self.current_version = current_version
+        self.expected = expected
+        if expected is not None:
+            text = f"the match is at version {current_version}, not {expected}: reload it"
+        else:
+            text = "another move reached the match first: reload it"
+        super().__init__(text)

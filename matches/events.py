@@ -1,0 +1,265 @@
+"""The facts a match stream records, as small typed classes serialised to JSON.
+
+Each event has a `type` (the name stored in `MatchEvent.type`) and a payload with an explicit
+schema version `v`. Every non-deterministic input is in the event: the dice in the payload,
+the acting user and the time in the row (`MatchEvent.actor`, `MatchEvent.created_at`).
+`to_action()` turns an event into the rules engine's action; events that only concern the
+store (creation, seats) have none. This module imports nothing from Django.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.rules import match as rules
+from games.rules.dice import Dice
+from games.rules.plays import Step
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str]
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"v": SCHEMA_VERSION, **dataclasses.asdict(self)}
+
+    def to_action(self) -> rules.Action | None:
+        return None
+
+
+@dataclass(frozen=True)
+class MatchCreated(Event):
+    """The settings the match is played with; the stream alone rebuilds the match."""
+
+    type: ClassVar[str] = "match_created"
+    length: int
+    cube: bool
+    crawford: bool
+    jacoby: bool
+    backgammon_value: int
+    next_game_starter: str
+    mode: str
+    clock: dict[str, int] | None = None
+    computer_level: str = ""
+
+    def settings(self) -> rules.MatchSettings:
+        return rules.MatchSettings(
+            length=self.length,
+            cube=self.cube,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
+            backgammon_value=self.backgammon_value,
+            next_game_starter=rules.Starter(self.next_game_starter),
+        )
+
+
+@dataclass(frozen=True)
+class PlayerJoined(Event):
+    type: ClassVar[str] = "player_joined"
+    seat: int
+    user_id: int | None  # None for a named player without an account (imported matches)
+    name: str
+
+
+@dataclass(frozen=True)
+class OpeningRolled(Event):
+    """One die each; a tie is rolled again (another opening_roll event)."""
+
+    type: ClassVar[str] = "opening_roll"
+    die0: int
+    die1: int
+
+    def to_action(self) -> rules.Action:
+        return rules.OpeningRoll(self.die0, self.die1)
+
+
+@dataclass(frozen=True)
+class Rolled(Event):
+    type: ClassVar[str] = "rolled"
+    seat: int
+    dice: list[int]
+
+    def to_action(self) -> rules.Action:
+        return rules.Roll(self.seat, Dice.of(self.dice[0], self.dice[1]))
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A whole play as steps [from, to, hit] in the mover's numbering (25 bar, 0 off)."""
+
+    type: ClassVar[str] = "moved"
+    seat: int
+    steps: list[list[int]]
+    notation: str
+
+    def to_action(self) -> rules.Action:
+        return rules.Move(self.seat, tuple(Step(f, t, bool(h)) for f, t, h in self.steps))
+
+
+@dataclass(frozen=True)
+class Passed(Event):
+    """The roll could not be played; recorded by the server, the turn moves on."""
+
+    type: ClassVar[str] = "passed"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.Move(self.seat, ())
+
+
+@dataclass(frozen=True)
+class CubeOffered(Event):
+    type: ClassVar[str] = "cube_offered"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.Double(self.seat)
+
+
+@dataclass(frozen=True)
+class CubeTaken(Event):
+    type: ClassVar[str] = "cube_taken"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.Take(self.seat)
+
+
+@dataclass(frozen=True)
+class CubeDropped(Event):
+    type: ClassVar[str] = "cube_dropped"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.Drop(self.seat)
+
+
+@dataclass(frozen=True)
+class ResignOffered(Event):
+    type: ClassVar[str] = "resign_offered"
+    seat: int
+    value: int
+
+    def to_action(self) -> rules.Action:
+        return rules.Resign(self.seat, self.value)
+
+
+@dataclass(frozen=True)
+class ResignAccepted(Event):
+    type: ClassVar[str] = "resign_accepted"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.AcceptResign(self.seat)
+
+
+@dataclass(frozen=True)
+class ResignRejected(Event):
+    type: ClassVar[str] = "resign_rejected"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.RejectResign(self.seat)
+
+
+@dataclass(frozen=True)
+class TimedOut(Event):
+    """The seat's time ran out: it loses the match."""
+
+    type: ClassVar[str] = "timed_out"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.LoseMatch(self.seat, rules.EndedBy.TIMEOUT)
+
+
+@dataclass(frozen=True)
+class Forfeited(Event):
+    """The seat loses the match without time running out (left and did not come back)."""
+
+    type: ClassVar[str] = "forfeited"
+    seat: int
+    reason: str
+
+    def to_action(self) -> rules.Action:
+        return rules.LoseMatch(self.seat, rules.EndedBy.FORFEIT)
+
+
+@dataclass(frozen=True)
+class Aborted(Event):
+    type: ClassVar[str] = "aborted"
+    reason: str
+
+    def to_action(self) -> rules.Action:
+        return rules.Abort(self.reason)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        MatchCreated,
+        PlayerJoined,
+        OpeningRolled,
+        Rolled,
+        Moved,
+        Passed,
+        CubeOffered,
+        CubeTaken,
+        CubeDropped,
+        ResignOffered,
+        ResignAccepted,
+        ResignRejected,
+        TimedOut,
+        Forfeited,
+        Aborted,
+    )
+}
+
+
+def event_from_payload(type_: str, payload: dict[str, Any]) -> Event:
+    """Rebuild an event from its stored form, upgrading older schema versions here."""
+    cls = EVENT_TYPES[type_]
+    version = payload.get("v", 1)
+    if version != SCHEMA_VERSION:
+        raise ValueError(f"event {type_} has schema version {version}, expected {SCHEMA_VERSION}")
+    fields = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in payload.items() if k in fields})
+
+
+def event_for_action(action: rules.Action) -> Event:
+    """The event that records a rules action decided by a command."""
+    match action:
+        case rules.OpeningRoll():
+            return OpeningRolled(action.die0, action.die1)
+        case rules.Roll():
+            return Rolled(action.player, action.dice.to_json())
+        case rules.Move() if not action.steps:
+            return Passed(action.player)
+        case rules.Move():
+            from games.rules.notation import format_play
+
+            steps = [[s.frm, s.to, int(s.hit)] for s in action.steps]
+            return Moved(action.player, steps, format_play(action.steps))
+        case rules.Double():
+            return CubeOffered(action.player)
+        case rules.Take():
+            return CubeTaken(action.player)
+        case rules.Drop():
+            return CubeDropped(action.player)
+        case rules.Resign():
+            return ResignOffered(action.player, action.value)
+        case rules.AcceptResign():
+            return ResignAccepted(action.player)
+        case rules.RejectResign():
+            return ResignRejected(action.player)
+        case rules.LoseMatch() if action.reason == rules.EndedBy.TIMEOUT:
+            return TimedOut(action.player)
+        case rules.LoseMatch():
+            return Forfeited(action.player, action.reason.value)
+        case rules.Abort():
+            return Aborted(action.reason)
+    raise TypeError(f"no event for {action!r}")  # pragma: no cover

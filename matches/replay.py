@@ -1,0 +1,105 @@
+"""Rebuilding a match from its events: a pure fold, no database access.
+
+Replay never re-judges legality (events were checked when they were written) but it does
+check that the sequence numbers run 1, 2, 3, ... without gaps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from games.rules import match as rules
+
+from .events import Event, MatchCreated, PlayerJoined, event_from_payload
+
+
+class ReplayError(Exception):
+    """The stored stream is broken (a gap in seq, an unknown event): data corruption."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as the store keeps it: its place in the stream, who and when."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    actor_id: int | None
+    at: datetime
+
+    @property
+    def event(self) -> Event:
+        return event_from_payload(self.type, self.payload)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    user_id: int | None
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """Everything replay knows about a match at `version`."""
+
+    match_id: UUID | None = None
+    version: int = 0
+    created: MatchCreated | None = None
+    seats: tuple[Seat | None, Seat | None] = (None, None)
+    state: rules.MatchState | None = None
+    created_at: datetime | None = None
+    started_at: datetime | None = None
+    last_at: datetime | None = None
+    turn_started_at: datetime | None = None  # when the seat to act got the turn (for clocks)
+    finished_at: datetime | None = None
+    moves: int = 0  # plays and passes so far: a match with none may still be aborted
+
+    @property
+    def full(self) -> bool:
+        return self.seats[0] is not None and self.seats[1] is not None
+
+    def seats_of(self, user_id: int) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is not None and s.user_id == user_id]
+
+
+def fold(view: MatchView, stored: StoredEvent) -> MatchView:
+    """The view after one more event."""
+    if stored.seq != view.version + 1:
+        raise ReplayError(f"event seq {stored.seq} follows {view.version}: the stream has a gap")
+    event = stored.event
+    changes: dict[str, Any] = {"version": stored.seq, "last_at": stored.at}
+    if isinstance(event, MatchCreated):
+        changes.update(
+            created=event, state=rules.MatchState.new(event.settings()), created_at=stored.at
+        )
+    elif isinstance(event, PlayerJoined):
+        seats = list(view.seats)
+        seats[event.seat] = Seat(event.user_id, event.name)
+        changes["seats"] = (seats[0], seats[1])
+        if seats[0] is not None and seats[1] is not None:
+            changes["started_at"] = stored.at
+    else:
+        action = event.to_action()
+        if action is None or view.state is None:
+            raise ReplayError(f"event {stored.seq} ({stored.type}) has nothing to apply to")
+        before = view.state
+        after = rules.apply(before, action, check=False)
+        changes["state"] = after
+        if after.to_act != before.to_act or after.phase != before.phase:
+            changes["turn_started_at"] = stored.at
+        if stored.type in ("moved", "passed"):
+            changes["moves"] = view.moves + 1
+        if after.is_over:
+            changes["finished_at"] = stored.at
+    return replace(view, **changes)
+
+
+def replay(events: Iterable[StoredEvent], start: MatchView | None = None) -> MatchView:
+    view = start or MatchView()
+    for stored in events:
+        view = fold(view, stored)
+    return view

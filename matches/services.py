@@ -1,0 +1,306 @@
+"""Commands on matches: load, let the rules decide, append the events, update the projection.
+
+Every command runs in one transaction with the Match row locked; `expected_version`, when
+given, must equal the stream's version or VersionConflict is raised (a stale client).
+Without it the command is decided against the latest state, so a command that is still valid
+simply goes through. Opening rolls and forced passes are recorded by the server in the same
+transaction as the command that leads to them: nobody has to ask for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.rules import match as rules
+from games.rules.dice import Dice
+from games.rules.errors import IllegalAction
+
+from .dice import SECRET_DICE, DiceSource
+from .errors import MatchFull, MatchNotFound, NotAPlayer, VersionConflict
+from .events import Event, MatchCreated, PlayerJoined, event_for_action
+from .models import Match
+from .replay import MatchView
+from .store import append, load_view
+
+Decide = Callable[[MatchView, int], list[rules.Action]]
+
+
+def match_create(
+    *,
+    user: Any,
+    mode: str = Match.Mode.ONLINE,
+    length: int = 1,
+    cube: bool = False,
+    crawford: bool = True,
+    jacoby: bool = False,
+    beavers: bool = False,
+    backgammon_value: int = 3,
+    next_game_starter: str = rules.Starter.OPENING_ROLL,
+    clock: dict[str, int] | None = None,
+    computer_level: str = "",
+    public: bool = True,
+    seat: int = 0,
+    now: datetime | None = None,
+    dice: DiceSource = SECRET_DICE,
+) -> MatchView:
+    """Open a match: online (waits for an opponent), hot-seat (one user, both seats) or
+    against the computer (the computer's account takes the other seat)."""
+    now = now or timezone.now()
+    if beavers:
+        raise IllegalAction("beavers are not played on this site")
+    if mode not in Match.Mode.values:
+        raise IllegalAction(f"unknown mode {mode!r}: choose online, hotseat or computer")
+    if seat not in (0, 1):
+        raise IllegalAction("a seat is 0 or 1")
+    created = MatchCreated(
+        length=length,
+        cube=cube,
+        crawford=crawford,
+        jacoby=jacoby,
+        backgammon_value=backgammon_value,
+        next_game_starter=str(rules.Starter(next_game_starter)),
+        mode=mode,
+        clock=clock if mode == Match.Mode.ONLINE else None,
+        computer_level=computer_level if mode == Match.Mode.COMPUTER else "",
+    )
+    created.settings().check()
+    events: list[Event] = [created]
+    seats: list[tuple[int, Any]] = []
+    if user is not None:
+        seats.append((seat, user))
+    if mode == Match.Mode.HOTSEAT and user is not None:
+        seats.append((1 - seat, user))
+    elif mode == Match.Mode.COMPUTER:
+        seats.append((1 - seat, computer_user(computer_level or "random")))
+    events += [PlayerJoined(s, u.pk, u.get_username()) for s, u in seats]
+    with transaction.atomic():
+        match = Match.objects.create(
+            length=length,
+            cube=cube,
+            crawford=crawford,
+            jacoby=jacoby,
+            beavers=False,
+            backgammon_value=backgammon_value,
+            next_game_starter=created.next_game_starter,
+            mode=mode,
+            computer_level=created.computer_level,
+            clock=created.clock,
+            public=public,
+            created_at=now,
+            **{f"player{s}": u for s, u in seats},
+        )
+        view = MatchView(match.pk)
+        state = rules.MatchState.new(created.settings())
+        full = len({s for s, _ in seats}) == 2
+        events += _follow_ups(state, full, dice)
+        return append(match, view, events, actor_id=_id(user), at=now)
+
+
+def match_join(
+    *,
+    match_id: UUID,
+    user: Any,
+    seat: int | None = None,
+    name: str | None = None,
+    now: datetime | None = None,
+    dice: DiceSource = SECRET_DICE,
+) -> MatchView:
+    """Take the free seat of an online match; the opening roll follows at once.
+
+    `user` None with a `name` seats a named player without an account (imported matches).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        view = load_view(match.pk, version=match.version)
+        free = [i for i, s in enumerate(view.seats) if s is None]
+        if not free or view.state is None or view.state.is_over:
+            raise MatchFull("this match already has two players")
+        if user is not None and view.seats_of(user.pk):
+            raise MatchFull("you already play in this match")
+        chosen = free[0] if seat is None else seat
+        if chosen not in free:
+            raise MatchFull(f"seat {chosen} is taken")
+        joined = PlayerJoined(chosen, _id(user), user.get_username() if user else name or "")
+        if user is not None:
+            setattr(match, f"player{chosen}", user)
+        events: list[Event] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
+        return append(match, view, events, actor_id=_id(user), at=now)
+
+
+def match_roll(
+    *, match_id: UUID, user: Any, dice: DiceSource = SECRET_DICE, **kw: Any
+) -> MatchView:
+    return _command(
+        match_id, user, lambda v, s: [rules.Roll(s, _roll(v, s, dice))], dice=dice, **kw
+    )
+
+
+def match_play(*, match_id: UUID, user: Any, play: str | list[Any], **kw: Any) -> MatchView:
+    """Play the rolled dice: notation ("24/18 13/10") or steps ([[24, 18], [13, 10]])."""
+
+    def decide(view: MatchView, seat: int) -> list[rules.Action]:
+        state = _state(view)
+        if state.phase == rules.Phase.PLAY and state.to_act != seat:
+            raise IllegalAction("it is not your turn to move")
+        return [rules.Move(seat, rules.play_for(state, play).steps)]
+
+    return _command(match_id, user, decide, **kw)
+
+
+def match_double(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.Double(s)], **kw)
+
+
+def match_take(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.Take(s)], **kw)
+
+
+def match_drop(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.Drop(s)], **kw)
+
+
+def match_resign(*, match_id: UUID, user: Any, value: int = 1, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.Resign(s, value)], **kw)
+
+
+def match_accept_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.AcceptResign(s)], **kw)
+
+
+def match_reject_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return _command(match_id, user, lambda v, s: [rules.RejectResign(s)], **kw)
+
+
+def match_timeout(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
+    """The seat's time ran out (decided by the clock): it loses the match."""
+    return _command(
+        match_id, None, lambda v, s: [rules.LoseMatch(s, rules.EndedBy.TIMEOUT)], seat=seat, **kw
+    )
+
+
+def match_forfeit(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
+    """The seat left and did not come back in time: it loses the match."""
+    return _command(
+        match_id, None, lambda v, s: [rules.LoseMatch(s, rules.EndedBy.FORFEIT)], seat=seat, **kw
+    )
+
+
+def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> MatchView:
+    """End a match with no winner: a player may before the first move, staff any time."""
+
+    def decide(view: MatchView, seat: int) -> list[rules.Action]:
+        staff = user is None or getattr(user, "is_staff", False)
+        if not staff and view.moves:
+            raise IllegalAction("a match can be aborted only before the first move")
+        return [rules.Abort(reason)]
+
+    return _command(match_id, user, decide, any_user=True, **kw)
+
+
+# -- the command path -------------------------------------------------------------------------
+
+
+def _command(
+    match_id: UUID,
+    user: Any,
+    decide: Decide,
+    *,
+    expected_version: int | None = None,
+    seat: int | None = None,
+    now: datetime | None = None,
+    dice: DiceSource = SECRET_DICE,
+    any_user: bool = False,
+) -> MatchView:
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        view = load_view(match.pk, version=match.version)
+        if expected_version is not None and expected_version != view.version:
+            raise VersionConflict(view.version, expected_version)
+        acting = _acting_seat(view, user, seat, any_user)
+        state = _state(view)
+        if not view.full and not state.is_over:
+            raise IllegalAction("the match has not started: it is waiting for an opponent")
+        events: list[Event] = []
+        for action in decide(view, acting):
+            state = rules.apply(state, action)
+            events.append(event_for_action(action))
+        events += _follow_ups(state, view.full, dice)
+        return append(match, view, events, actor_id=_id(user), at=now)
+
+
+def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[Event]:
+    """What the server records by itself: opening rolls (ties again), forced passes."""
+    events: list[Event] = []
+    while full and not state.is_over:
+        if state.phase == rules.Phase.OPENING:
+            action: rules.Action = rules.OpeningRoll(*dice.opening())
+        elif state.phase == rules.Phase.PLAY and state.turn is not None and not state.legal_plays():
+            action = rules.Move(state.turn, ())
+        else:
+            break
+        state = rules.apply(state, action)
+        events.append(event_for_action(action))
+    return events
+
+
+def _acting_seat(view: MatchView, user: Any, seat: int | None, any_user: bool) -> int:
+    """The seat a user acts for: his own; in hot-seat the one whose move it is."""
+    state = _state(view)
+    if user is None:  # the system: clocks, imports, admins' tools
+        if seat is None:
+            seat = state.to_act if state.to_act is not None else 0
+        return seat
+    seats = view.seats_of(user.pk)
+    if not seats:
+        if any_user and getattr(user, "is_staff", False):
+            return seat if seat is not None else 0
+        raise NotAPlayer("you do not play in this match")
+    if seat is not None:
+        if seat not in seats:
+            raise NotAPlayer(f"you do not sit on seat {seat}")
+        return seat
+    if len(seats) == 2:
+        return state.to_act if state.to_act is not None else 0
+    return seats[0]
+
+
+def _roll(view: MatchView, seat: int, dice: DiceSource) -> Dice:
+    state = _state(view)
+    if state.phase != rules.Phase.ROLL or state.turn != seat:
+        # Let the rules give the reason, without spending dice.
+        rules.apply(state, rules.Roll(seat, Dice.of(1, 2)))
+    return dice.roll()
+
+
+def _state(view: MatchView) -> rules.MatchState:
+    if view.state is None:  # pragma: no cover - every stream starts with match_created
+        raise MatchNotFound("?")
+    return view.state
+
+
+def _lock(match_id: UUID) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchNotFound(match_id) from None
+
+
+def _id(user: Any) -> int | None:
+    return None if user is None else int(user.pk)
+
+
+def computer_user(level: str) -> Any:
+    """The account the computer plays under at a level (created on first use)."""
+    user, _ = get_user_model().objects.get_or_create(
+        username=f"computer-{level}", defaults={"is_active": True}
+    )
+    return user

@@ -1,0 +1,154 @@
+"""Reading and appending match streams, and keeping the `Match` projection in step.
+
+Rebuilt views are cached in this process by match and version. The cache is disposable:
+a view is only ever extended with the events stored after it, so a cached view always equals
+a cold replay of the same events (tests prove it), and dropping the cache changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from datetime import datetime
+from threading import Lock
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+
+from games.rules.match import EndedBy
+
+from .errors import VersionConflict
+from .events import Event
+from .models import Match, MatchEvent
+from .replay import MatchView, StoredEvent, replay
+
+_CACHE_SIZE = 2048
+_cache: OrderedDict[UUID, MatchView] = OrderedDict()
+_cache_lock = Lock()
+
+
+def stored_events(match_id: UUID, after: int = 0) -> list[StoredEvent]:
+    rows = (
+        MatchEvent.objects.filter(match_id=match_id, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "type", "payload", "actor_id", "created_at")
+    )
+    return [StoredEvent(*row) for row in rows]
+
+
+def load_view(match_id: UUID, *, version: int | None = None, cached: bool = True) -> MatchView:
+    """The match rebuilt from its events: the cached view plus the events stored after it.
+
+    `version` is the version the caller knows is committed (the locked Match row); a cached
+    view from beyond it (a rolled-back transaction) is thrown away.
+    """
+    start = None
+    if cached:
+        with _cache_lock:
+            start = _cache.get(match_id)
+        if start is not None and version is not None and start.version > version:
+            forget(match_id)
+            start = None
+    view = replay(
+        stored_events(match_id, start.version if start else 0), start or MatchView(match_id)
+    )
+    if cached and not transaction.get_connection().in_atomic_block:
+        _remember(match_id, view)
+    return view
+
+
+def forget(match_id: UUID | None = None) -> None:
+    """Drop cached views (all of them without an id)."""
+    with _cache_lock:
+        if match_id is None:
+            _cache.clear()
+        else:
+            _cache.pop(match_id, None)
+
+
+def _remember(match_id: UUID, view: MatchView) -> None:
+    with _cache_lock:
+        old = _cache.get(match_id)
+        if old is None or old.version <= view.version:
+            _cache[match_id] = view
+            _cache.move_to_end(match_id)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def append(
+    match: Match,
+    view: MatchView,
+    events: Iterable[Event],
+    *,
+    actor_id: int | None,
+    at: datetime,
+) -> MatchView:
+    """Store events after `view.version`, update the projection; call inside a transaction.
+
+    The unique (match, seq) constraint is the last line of defence: a writer that lost a
+    race gets VersionConflict, never a duplicate or a gap.
+    """
+    rows = []
+    stored = []
+    seq = view.version
+    for event in events:
+        seq += 1
+        payload = event.to_payload()
+        rows.append(
+            MatchEvent(
+                match=match,
+                seq=seq,
+                type=event.type,
+                payload=payload,
+                actor_id=actor_id,
+                created_at=at,
+            )
+        )
+        stored.append(StoredEvent(seq, event.type, payload, actor_id, at))
+    if not rows:
+        return view
+    try:
+        MatchEvent.objects.bulk_create(rows)
+    except IntegrityError as exc:
+        forget(match.pk)
+        raise VersionConflict(current_version=None) from exc
+    new_view = replay(stored, view)
+    project(match, new_view)
+    # Cache only what is committed: a rolled-back append must not survive in memory.
+    transaction.on_commit(lambda: _remember(match.pk, new_view))
+    return new_view
+
+
+_ENDED_BY = {
+    EndedBy.BEAROFF: Match.EndedBy.POINTS,
+    EndedBy.DROP: Match.EndedBy.DROP,
+    EndedBy.RESIGN: Match.EndedBy.RESIGN,
+    EndedBy.TIMEOUT: Match.EndedBy.TIMEOUT,
+    EndedBy.FORFEIT: Match.EndedBy.FORFEIT,
+    EndedBy.ABORT: Match.EndedBy.ABORT,
+}
+
+
+def project(match: Match, view: MatchView) -> None:
+    """Write the read model (status, score, turn, ...) of `view` onto the Match row."""
+    state = view.state
+    match.version = view.version
+    match.started_at = view.started_at
+    match.last_move_at = view.last_at
+    match.finished_at = view.finished_at
+    if state is None:
+        match.save()
+        return
+    match.score0, match.score1 = state.score
+    match.turn = state.to_act
+    match.winner = state.winner
+    match.ended_by = _ENDED_BY[state.ended_by] if state.ended_by else ""
+    if state.is_over:
+        aborted = state.ended_by == EndedBy.ABORT
+        match.status = Match.Status.ABORTED if aborted else Match.Status.FINISHED
+    elif view.full:
+        match.status = Match.Status.ACTIVE
+    else:
+        match.status = Match.Status.WAITING
+    match.save()
