@@ -127,7 +127,8 @@ def search(b: Board, high: int, low: int) -> dict[Key, tuple[RawStep, ...]]:
     """
     if high == low:
         found: list[dict[Key, tuple[RawStep, ...]]] = [{}, {}, {}, {}, {}]
-        _search_double(b, high, 4, BAR, [], found)
+        outside = -1 if b[25] else _outside(b)
+        _search_double(b, high, 4, die_steps(b, high), outside, [], found)
         for used in range(4, -1, -1):
             if found[used]:
                 return found[used] if used else {}
@@ -135,10 +136,21 @@ def search(b: Board, high: int, low: int) -> dict[Key, tuple[RawStep, ...]]:
     both: dict[Key, tuple[RawStep, ...]] = {}
     only_high: dict[Key, tuple[RawStep, ...]] = {}
     only_low: dict[Key, tuple[RawStep, ...]] = {}
+    # While no checker of the mover is on the bar or bearing off, one step changes the other
+    # die's steps only at its two ends, so they are patched instead of searched again.
+    outside = -1 if b[25] else _outside(b)
+    by_die = {high: die_steps(b, high), low: die_steps(b, low)}
     for first, second, alone in ((high, low, only_high), (low, high, only_low)):
-        for frm, to in die_steps(b, first):
+        base = by_die[second]
+        for frm, to in by_die[first]:
             hit = apply_step(b, frm, to)
-            seconds = die_steps(b, second)
+            if outside > 1 or (outside == 1 and (frm <= 6 or to > 6)):
+                seconds = [st for st in base if st[0] != frm or b[frm] > 0]
+                nxt = to - second
+                if b[to] == 1 and nxt > 0 and b[nxt] >= -1:
+                    seconds.append((to, nxt))
+            else:
+                seconds = die_steps(b, second)
             for frm2, to2 in seconds:
                 hit2 = apply_step(b, frm2, to2)
                 key = tuple(b)
@@ -151,18 +163,24 @@ def search(b: Board, high: int, low: int) -> dict[Key, tuple[RawStep, ...]]:
     return both or only_high or only_low
 
 
+def _outside(b: Board) -> int:
+    """The mover's checkers outside his home board (points 7-24)."""
+    return sum(n for n in b[7:25] if n > 0)
+
+
 def _search_double(
     b: Board,
     die: int,
     left: int,
-    max_from: int,
+    moves: list[tuple[int, int]],
+    outside: int,
     path: list[RawStep],
     found: list[dict[Key, tuple[RawStep, ...]]],
 ) -> None:
-    # Steps are generated from the highest point down (each from <= the previous from): every
-    # set of steps has such an order, and it is the most permissive one for bearing off.
-    moves = [s for s in die_steps(b, die) if s[0] <= max_from] if left else []
-    if not moves:
+    # Steps are made from the highest point down (each from <= the previous from): every set
+    # of steps has such an order, and it is the most permissive one for bearing off.
+    # `moves` are this die's steps from here; `outside` is -1 when they must be searched anew.
+    if not moves or not left:
         used = len(path)
         if not any(found[used + 1 :]):
             found[used].setdefault(tuple(b), tuple(path))
@@ -170,7 +188,16 @@ def _search_double(
     for frm, to in moves:
         hit = apply_step(b, frm, to)
         path.append((frm, to, hit))
-        _search_double(b, die, left - 1, frm, path, found)
+        now_outside = outside - (frm > 6 >= to) if outside > 0 else -1
+        if now_outside > 0:
+            nxt = [st for st in moves if st[0] <= frm and (st[0] != frm or b[frm] > 0)]
+            if b[to] == 1 and to - die > 0 and b[to - die] >= -1:
+                nxt.append((to, to - die))
+        else:
+            nxt = [st for st in die_steps(b, die) if st[0] <= frm]
+            if not b[25]:
+                now_outside = _outside(b)
+        _search_double(b, die, left - 1, nxt, now_outside, path, found)
         path.pop()
         undo_step(b, frm, to, hit)
 
