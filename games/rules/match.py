@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from .dice import Dice
 from .errors import IllegalAction, RulesError
+from .gnubgid import GameState, MatchId, match_id, position_id
 from .plays import Play, Step, legal_plays
 from .position import Position
 from .scoring import GameKind, game_points, has_won, kind_of_win
@@ -252,6 +253,29 @@ class MatchState:
         if self.phase == Phase.ROLL:
             return ["roll", *(["double"] if self.may_double(player) else []), "resign"]
         return ["play", "resign"]
+
+    def gnubg_ids(self) -> tuple[str, str]:
+        """gnubg's Position ID (from the side of the player on roll) and Match ID."""
+        roller = self.turn if self.turn is not None else 0
+        over = {
+            EndedBy.DROP: GameState.DROPPED,
+            EndedBy.RESIGN: GameState.RESIGNED,
+        }.get(self.ended_by or EndedBy.BEAROFF, GameState.OVER)
+        ids = MatchId(
+            cube_value=self.cube,
+            cube_owner=self.cube_owner,
+            player_on_roll=roller,
+            crawford=self.crawford_game,
+            game_state=over if self.is_over else GameState.PLAYING,
+            turn=self.to_act if self.to_act is not None else roller,
+            double_offered=self.phase == Phase.DOUBLED,
+            resignation=self.resign_value if self.phase == Phase.RESIGNING else 0,
+            dice=(self.dice.high, self.dice.low) if self.dice else None,
+            match_length=self.settings.length,
+            score=self.score,
+            jacoby=self.jacoby_applies(),
+        )
+        return position_id(self.position_for(roller)), match_id(ids)
 
     def jacoby_applies(self) -> bool:
         return self.settings.is_money and self.settings.jacoby
