@@ -207,3 +207,50 @@ class MatchEvent(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise EventsAreImmutable(f"match event {self} cannot be deleted")
+
+
+class PlayerSuspension(models.Model):
+    """Moderation: a staff member suspended a player (deactivated his account), and why.
+
+    Suspending sets `user.is_active = False` (he can no longer log in or use his API token)
+    and records who did it, when and why; lifting it reactivates the account and records the
+    same. Rows are kept, never deleted: they are the player's moderation history.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="suspensions"
+    )
+    reason = models.TextField()
+    match = models.ForeignKey(
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="suspensions",
+        help_text="The match under review when the player was suspended, if any.",
+    )
+    suspended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    suspended_at = models.DateTimeField(default=timezone.now)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lift_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ("-suspended_at",)
+        indexes = (models.Index(fields=["user", "-suspended_at"], name="suspension_user"),)
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "in force"
+        return f"suspension of {self.user} ({state})"
+
+    @property
+    def active(self) -> bool:
+        return self.lifted_at is None
