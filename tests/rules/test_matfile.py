@@ -324,6 +324,25 @@ def test_an_illegal_move_in_a_later_game_names_that_game():
         mat_actions(parse_mat(bad))
 
 
+def test_a_double_in_the_crawford_game_is_refused():
+    # match_08 game 2 (score 0-2 in a 3-point match) is the Crawford game.
+    lines = mat_text("match_08_len3_cube").splitlines()
+    i = lines.index(" Game 2")
+    lines.insert(i + 3, "  2)  Doubles => 2                Takes")
+    with pytest.raises(InvalidMatchFile, match="game 2, move 2: no doubling in the Crawford game"):
+        mat_actions(parse_mat("\n".join(lines)))
+
+
+def test_a_redouble_by_the_cube_owner_s_opponent_is_refused():
+    # Game 1: an early double by player 0, taken, makes player 1 the owner; player 0's own
+    # double at row 6 is then refused.
+    lines = mat_text("match_08_len3_cube").splitlines()
+    i = lines.index(" Game 1")
+    lines.insert(i + 3, "  2)  Doubles => 2                Takes")
+    with pytest.raises(InvalidMatchFile, match="game 1, move 6: only the player who owns"):
+        mat_actions(parse_mat("\n".join(lines)))
+
+
 def test_a_wrong_written_score_is_refused():
     text = mat_text("match_08_len3_cube")
     # Game 2 starts at 0-2; write 0-3.
