@@ -313,6 +313,9 @@ def test_match_ids_agree_with_gnubg() -> None:
 def test_run_gnubg_returns_what_the_script_emits() -> None:
     text = run_gnubg(
         "import gnubg\n"
+        # Both players human: gnubg's own player would move at once when it wins the opening.
+        "gnubg.command('set player 0 human')\n"
+        "gnubg.command('set player 1 human')\n"
         "gnubg.command('new match 1')\n"
         "emit('version ok\\n')\n"
         "emit(gnubg.positionid())\n"
