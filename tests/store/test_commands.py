@@ -637,12 +637,6 @@ def test_the_creator_may_abort_a_match_nobody_joined(new_table: NewTable, ana: A
     assert table.row().status == "aborted"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="rules.apply accepts Abort on a match that is over, so a finished (or already "
-    "aborted) match can be aborted again and loses its winner (reported)",
-)
 @pytest.mark.parametrize("how", ["aborted", "timed_out"])
 def test_a_match_that_is_over_cannot_be_aborted(
     new_table: NewTable, ana: Any, staff: Any, how: str
