@@ -39,8 +39,11 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
     "games",
     "matches",
+    "matches.api",
 ]
 
 MIDDLEWARE = [
@@ -125,9 +128,43 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG  # serve app static files without collectstatic in development
 
+# --- REST API (matches/api; README "API") ---------------------------------------------------------
+
 REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "matches.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "matches.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        # Per user (per IP for anonymous callers); the cache (CACHE_URL) holds the counters,
+        # so set CACHE_URL to Redis for limits shared by every web process.
+        "auth": env.str("API_THROTTLE_AUTH", default="30/min"),
+        "match_create": env.str("API_THROTTLE_CREATE", default="60/min"),
+        "match_write": env.str("API_THROTTLE_WRITE", default="600/min"),
+    },
 }
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "tavla API",
+    "DESCRIPTION": "Balkan tavla (backgammon): matches, moves, rules. See README.md, section API.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+}
+
+# The clock presets a match may be created with (seconds); issue 5's clock enforces them.
+TAVLA_CLOCK_PRESETS = {
+    "site": {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60},
+}
+# Long-poll of GET /api/v1/matches/{id}/events?wait=N: the longest wait allowed (seconds).
+TAVLA_LONG_POLL_MAX = env.int("API_LONG_POLL_MAX", default=30)
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,72 @@
+"""Who may read and who may act on a match.
+
+- Reading: anyone (even without a token) for a public match; for a private one only its
+  players (and staff). An unreadable match is reported as not found (404), never 403, so
+  private matches do not leak.
+- Acting: only a player seated in the match; in hot-seat the one user acts for both seats.
+  Anyone else gets 403 `not_a_player` and nothing is written. (The services check the seat
+  again inside the transaction: this is the early, cheap refusal.)
+- Every write needs a token (401 `not_authenticated` otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from matches.errors import NotAPlayer
+from matches.models import Match
+from matches.selectors import RELATED
+
+from .errors import match_not_found
+
+
+class ReadAnyoneWriteAuthenticated(BasePermission):
+    """Safe methods for everyone; anything else needs an authenticated user."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated
+        )
+
+
+class Authenticated(BasePermission):
+    def has_permission(self, request: Any, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated)
+
+
+def is_seated(match: Match, user: Any) -> bool:
+    return bool(user and user.is_authenticated and user.pk in (match.player0_id, match.player1_id))
+
+
+def can_read(match: Match, user: Any) -> bool:
+    return match.public or is_seated(match, user) or bool(user and user.is_staff)
+
+
+def load_match(match_id: Any) -> Match:
+    """The Match row with what a state needs (players, profiles, lobby); 404 if none."""
+    try:
+        pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
+        return Match.objects.select_related(*RELATED).get(pk=pk)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise match_not_found(match_id) from None
+
+
+def readable_match(match_id: Any, user: Any) -> Match:
+    """The match if the user may read it; 404 `match_not_found` otherwise."""
+    try:
+        pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
+        match = Match.objects.select_related(*RELATED).get(pk=pk)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise match_not_found(match_id) from None
+    if not can_read(match, user):
+        raise match_not_found(match_id)
+    return match
+
+
+def check_can_act(match: Match, user: Any) -> None:
+    """403 unless the user sits in the match."""
+    if not is_seated(match, user):
+        raise NotAPlayer("you do not play in this match: spectators can watch, not move")
