@@ -15,6 +15,12 @@ class Dice:
     high: int
     low: int
 
+    def __post_init__(self) -> None:
+        if not (
+            type(self.high) is int and type(self.low) is int and 1 <= self.low <= self.high <= 6
+        ):
+            raise InvalidDice(f"dice show 1 to 6, larger first, not {self.high!r}-{self.low!r}")
+
     @classmethod
     def of(cls, a: int, b: int) -> Dice:
         for die in (a, b):

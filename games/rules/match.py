@@ -295,8 +295,11 @@ class MatchState:
 def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchState:
     """The state after `action`. With check=True (deciding a command) every rule is enforced
     and a RulesError says what is wrong; check=False (replaying recorded facts) trusts it."""
-    if state.phase == Phase.OVER and not isinstance(action, Abort):
+    if state.phase == Phase.OVER:
         raise IllegalAction("the match is over")
+    player = getattr(action, "player", 0)
+    if player not in (0, 1):
+        raise IllegalAction(f"there is no player {player!r}: players are 0 and 1")
     match action:
         case OpeningRoll():
             return _opening_roll(state, action)

@@ -33,6 +33,7 @@ from .match import (
 from .plays import Step
 
 RIGHT_COLUMN = 33  # where the right player's entries start on a row
+LEFT_ENDS = 20  # an entry that starts before this column is the left player's
 _ROW = re.compile(r"^\s*(\d+)\)(.*)$")
 _ENTRY = re.compile(r"(\d\d:|Doubles\s*=>\s*\d+|Takes|Drops|Wins\s+\d+\s+points?)")
 
@@ -72,7 +73,6 @@ def parse_mat(text: str) -> MatFile:
     length: int | None = None
     names: tuple[str, str] | None = None
     games: list[MatGame] = []
-    right_at = RIGHT_COLUMN
     lines = text.splitlines()
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
@@ -90,19 +90,18 @@ def parse_mat(text: str) -> MatFile:
         ):
             names = (m.group(1), m.group(3))
             games[-1].score = (int(m.group(2)), int(m.group(4)))
-            right_at = max(line.index(m.group(3)) - 2, 10)
         elif m := _ROW.match(line):
             if not games:
                 raise InvalidMatchFile(f"line {n}: a move row before any 'Game' line")
             row = int(m.group(1))
             start = m.start(2)
             for found in _ENTRY.finditer(line, start):
-                player = 0 if found.start() < right_at else 1
+                player = 0 if found.start() < LEFT_ENDS else 1
                 games[-1].entries.append(_entry(player, line[found.start() :], row, n))
         elif stripped.startswith("Wins"):
             if not games:
                 raise InvalidMatchFile(f"line {n}: 'Wins' before any 'Game' line")
-            player = 0 if len(line) - len(line.lstrip()) < right_at else 1
+            player = 0 if len(line) - len(line.lstrip()) < LEFT_ENDS else 1
             games[-1].entries.append(_entry(player, stripped, 0, n))
         else:
             raise InvalidMatchFile(f"line {n}: cannot read {stripped!r}")
@@ -243,7 +242,10 @@ def export_mat(
 
     def close_game(winner: int, points: int) -> None:
         win = f" Wins {points} point{'s' if points != 1 else ''}"
-        lines = [f"{n:3d}) {left:<28}{right}".rstrip() for n, (left, right) in enumerate(rows, 1)]
+        # A long left entry spills past its column, always followed by a space (as gnubg does).
+        lines = [
+            f"{n:3d}) {left + ' ':<28}{right}".rstrip() for n, (left, right) in enumerate(rows, 1)
+        ]
         if winner == 1 and rows and not rows[-1][1]:
             lines[-1] = f"{lines[-1]:<{RIGHT_COLUMN}}{win}"
         else:
@@ -260,7 +262,7 @@ def export_mat(
         ):
             game_open = True
             out.append(f" Game {before.game_number}")
-            out.append(f" {names[0]} : {before.score[0]:<20}{names[1]} : {before.score[1]}")
+            out.append(f"{f' {names[0]} : {before.score[0]}':<32}{names[1]} : {before.score[1]}")
         match action:
             case OpeningRoll() if state.dice is not None and state.turn is not None:
                 pending[state.turn] = f"{state.dice.high}{state.dice.low}"

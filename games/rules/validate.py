@@ -111,6 +111,8 @@ def _route(
     first_problem = ""
     for count in range(1, len(dice_left) + 1):
         for order in dict.fromkeys(permutations(dice_left, count)):
+            if not _covers(move, order):
+                continue
             route: list[tuple[int, int, int]] = []
             at = move.frm
             problem = ""
@@ -143,6 +145,14 @@ def _route(
         f"no die you have left ({rolled}) moves a checker from {point_name(move.frm)}"
         f" to {point_name(move.to)}"
     )
+
+
+def _covers(move: Move, order: tuple[int, ...]) -> bool:
+    """Whether these dice, in this order, carry a checker exactly along `move`."""
+    distance = move.frm - move.to
+    if move.to != OFF:
+        return sum(order) == distance
+    return sum(order[:-1]) < move.frm <= sum(order)
 
 
 def _step_problem(b: Board, frm: int, to: int, die: int) -> str:

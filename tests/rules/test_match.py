@@ -791,7 +791,7 @@ def test_illegal_actions_say_why(make, action, words):
     assert isinstance(info.value, RulesError)
 
 
-# ENGINE BUG (reported, left failing on purpose): LoseMatch does not check the player number.
+# Regression (found by these tests, fixed): LoseMatch does not check the player number.
 # apply(state, LoseMatch(2, EndedBy.TIMEOUT)) in a 5-point match is accepted and gives
 # winner == -1 with score (0, 5) (score[-1] is player 1's). Every other action refuses a player
 # who is not 0 or 1 ("it is not your turn ..."); LoseMatch should raise IllegalAction too.
@@ -802,7 +802,7 @@ def test_lose_match_needs_a_real_player(player):
         apply(state, LoseMatch(player, EndedBy.TIMEOUT))
 
 
-# ENGINE BUG (reported, left failing on purpose): a checked Roll does not check its dice.
+# Regression (found by these tests, fixed): a checked Roll does not check its dice.
 # apply(state, Roll(0, Dice(9, 0))) is accepted (Dice built directly, not by Dice.of), and
 # legal_plays() then offers steps like 24/15 and 24/24. A store decoding a recorded roll
 # could pass such dice; apply(check=True) should refuse them (InvalidDice or IllegalAction).

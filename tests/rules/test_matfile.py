@@ -262,7 +262,7 @@ def test_export_of_the_event_log_reads_back_to_the_same_match(name):
     assert replay(mat_settings, again) == replay(s, actions)
 
 
-# ENGINE BUG (reported, left failing on purpose): export_mat pads the left entry to 28
+# Regression (found by these tests, fixed): export_mat pads the left entry to 28
 # characters with no space after it, so a longer left play runs into the right entry:
 # match_39_len7_nocube game 3 row 18 is written "66: 25/19* 19/13 18/12 18/1254: 25/20 20/16"
 # (also game 5 row 4 of match_39 and game 1 row 14 of match_36). Our parser copes, but gnubg

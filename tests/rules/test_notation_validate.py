@@ -340,7 +340,7 @@ def test_a_move_no_die_can_make():
     assert "no die you have left" in refused(START, 6, 6, "24/18 24/18 13/7 13/7 13/7")
 
 
-# ENGINE BUG (reported, left failing on purpose): 24/10 with 6-5 (14 pips, the roll gives 11)
+# Regression (found by these tests, fixed): 24/10 with 6-5 (14 pips, the roll gives 11)
 # is refused with "point 19 is closed by 5 of your opponent's checkers": the 5-6 route is tried
 # and its closed waypoint is reported although neither route reaches 10. The player should be
 # told no die/combination takes a checker from 24 to 10.
