@@ -124,26 +124,36 @@ def search(b: Board, high: int, low: int) -> dict[Key, tuple[RawStep, ...]]:
 
     Applies the mandatory-play rules: the most dice possible, the larger die when only one of
     two can be played. An empty result means the roll cannot be played at all.
+    (This is the hot path of everything: steps are applied and undone inline.)
     """
+    outside = -1 if b[25] else _outside(b)
     if high == low:
         found: list[dict[Key, tuple[RawStep, ...]]] = [{}, {}, {}, {}, {}]
-        outside = -1 if b[25] else _outside(b)
-        _search_double(b, high, 4, die_steps(b, high), outside, [], found)
-        for used in range(4, -1, -1):
-            if found[used]:
-                return found[used] if used else {}
-        return {}
+        best = [0]
+        path: list[RawStep] = [(0, 0, False)] * 4
+        _search_double(b, high, die_steps(b, high), outside, path, 0, found, best)
+        return found[best[0]] if best[0] else {}
     both: dict[Key, tuple[RawStep, ...]] = {}
     only_high: dict[Key, tuple[RawStep, ...]] = {}
     only_low: dict[Key, tuple[RawStep, ...]] = {}
     # While no checker of the mover is on the bar or bearing off, one step changes the other
     # die's steps only at its two ends, so they are patched instead of searched again.
-    outside = -1 if b[25] else _outside(b)
+    # With two or more checkers outside home and none on the bar, neither step can bear off,
+    # so two different checkers give the same position in either order: the second order
+    # (low die first) is then needed only for one checker moving on with the high die.
     by_die = {high: die_steps(b, high), low: die_steps(b, low)}
     for first, second, alone in ((high, low, only_high), (low, high, only_low)):
-        base = by_die[second]
+        base = by_die[second] if first == high or outside < 2 else []
         for frm, to in by_die[first]:
-            hit = apply_step(b, frm, to)
+            b[frm] -= 1
+            hit = False
+            if to:
+                if b[to] == -1:
+                    b[to] = 1
+                    b[0] -= 1
+                    hit = True
+                else:
+                    b[to] += 1
             if outside > 1 or (outside == 1 and (frm <= 6 or to > 6)):
                 seconds = [st for st in base if st[0] != frm or b[frm] > 0]
                 nxt = to - second
@@ -152,14 +162,36 @@ def search(b: Board, high: int, low: int) -> dict[Key, tuple[RawStep, ...]]:
             else:
                 seconds = die_steps(b, second)
             for frm2, to2 in seconds:
-                hit2 = apply_step(b, frm2, to2)
-                key = tuple(b)
-                if key not in both:
-                    both[key] = ((frm, to, hit), (frm2, to2, hit2))
-                undo_step(b, frm2, to2, hit2)
+                b[frm2] -= 1
+                if to2:
+                    if b[to2] == -1:
+                        b[to2] = 1
+                        b[0] -= 1
+                        key = tuple(b)
+                        if key not in both:
+                            both[key] = ((frm, to, hit), (frm2, to2, True))
+                        b[to2] = -1
+                        b[0] += 1
+                    else:
+                        b[to2] += 1
+                        key = tuple(b)
+                        if key not in both:
+                            both[key] = ((frm, to, hit), (frm2, to2, False))
+                        b[to2] -= 1
+                else:
+                    key = tuple(b)
+                    if key not in both:
+                        both[key] = ((frm, to, hit), (frm2, to2, False))
+                b[frm2] += 1
             if not seconds and not both:
                 alone.setdefault(tuple(b), ((frm, to, hit),))
-            undo_step(b, frm, to, hit)
+            b[frm] += 1
+            if to:
+                if hit:
+                    b[to] = -1
+                    b[0] += 1
+                else:
+                    b[to] -= 1
     return both or only_high or only_low
 
 
@@ -171,23 +203,34 @@ def _outside(b: Board) -> int:
 def _search_double(
     b: Board,
     die: int,
-    left: int,
     moves: list[tuple[int, int]],
     outside: int,
     path: list[RawStep],
+    depth: int,
     found: list[dict[Key, tuple[RawStep, ...]]],
+    best: list[int],
 ) -> None:
     # Steps are made from the highest point down (each from <= the previous from): every set
     # of steps has such an order, and it is the most permissive one for bearing off.
     # `moves` are this die's steps from here; `outside` is -1 when they must be searched anew.
-    if not moves or not left:
-        used = len(path)
-        if not any(found[used + 1 :]):
-            found[used].setdefault(tuple(b), tuple(path))
+    if not moves or depth == 4:
+        if depth >= best[0]:
+            best[0] = depth
+            key = tuple(b)
+            if key not in found[depth]:
+                found[depth][key] = tuple(path[:depth])
         return
     for frm, to in moves:
-        hit = apply_step(b, frm, to)
-        path.append((frm, to, hit))
+        b[frm] -= 1
+        hit = False
+        if to:
+            if b[to] == -1:
+                b[to] = 1
+                b[0] -= 1
+                hit = True
+            else:
+                b[to] += 1
+        path[depth] = (frm, to, hit)
         now_outside = outside - (frm > 6 >= to) if outside > 0 else -1
         if now_outside > 0:
             nxt = [st for st in moves if st[0] <= frm and (st[0] != frm or b[frm] > 0)]
@@ -197,9 +240,14 @@ def _search_double(
             nxt = [st for st in die_steps(b, die) if st[0] <= frm]
             if not b[25]:
                 now_outside = _outside(b)
-        _search_double(b, die, left - 1, nxt, now_outside, path, found)
-        path.pop()
-        undo_step(b, frm, to, hit)
+        _search_double(b, die, nxt, now_outside, path, depth + 1, found, best)
+        b[frm] += 1
+        if to:
+            if hit:
+                b[to] = -1
+                b[0] += 1
+            else:
+                b[to] -= 1
 
 
 # -- the public API --------------------------------------------------------------------------
