@@ -157,6 +157,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "matches.api.schema.add_error_table",
+    ],
 }
 
 # The clock presets a match may be created with (seconds); issue 5's clock enforces them.

@@ -86,7 +86,7 @@ class LegalPlaysView(APIView):
                     )
                 ],
             ),
-            **errors("invalid_request", "invalid_id", "invalid_dice"),
+            **errors("invalid_request", "invalid_id", "invalid_dice", "authentication_failed"),
         },
     )
     def get(self, request: Request) -> Response:
@@ -128,7 +128,12 @@ class RulesNextStepsView(APIView):
                 ],
             ),
             **errors(
-                "invalid_request", "invalid_id", "invalid_dice", "invalid_notation", "illegal_play"
+                "invalid_request",
+                "invalid_id",
+                "invalid_dice",
+                "invalid_notation",
+                "illegal_play",
+                "authentication_failed",
             ),
         },
     )
@@ -146,7 +151,8 @@ class LevelsView(APIView):
         responses={
             200: OpenApiResponse(
                 LevelsSerializer, examples=[OpenApiExample("levels", value={"levels": ["random"]})]
-            )
+            ),
+            **errors("authentication_failed"),
         },
     )
     def get(self, request: Request) -> Response:

@@ -202,7 +202,7 @@ class ClockField(serializers.Field):
     or custom seconds `{"delay", "reserve", "max_move", "reconnect"}`. Online matches only."""
 
     default_error_messages: ClassVar[dict[str, str]] = {
-        "invalid": 'a clock is "site", "none" or {"delay", "reserve", "max_move", "reconnect"}'
+        "invalid": 'a clock is "site", "none" or {{"delay", "reserve", "max_move", "reconnect"}}'
         f" in seconds (0-{CLOCK_MAX})"
     }
 

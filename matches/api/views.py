@@ -317,7 +317,10 @@ class ChallengeListView(ListAPIView):
         tags=["lobby"],
         summary="Open challenges: online matches waiting for anyone to accept (join)",
         parameters=[ChallengeQuerySerializer],
-        responses={200: MatchSummarySerializer(many=True), **errors("invalid_request")},
+        responses={
+            200: MatchSummarySerializer(many=True),
+            **errors("invalid_request", "not_found", "authentication_failed"),
+        },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -332,7 +335,10 @@ class LiveListView(ChallengeListView):
         tags=["lobby"],
         summary="Live matches: public matches being played now (to spectate)",
         parameters=[LiveQuerySerializer],
-        responses={200: MatchSummarySerializer(many=True), **errors("invalid_request")},
+        responses={
+            200: MatchSummarySerializer(many=True),
+            **errors("invalid_request", "not_found", "authentication_failed"),
+        },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -548,7 +554,10 @@ class InviteView(APIView):
         tags=["lobby"],
         summary="The match an invite code (or link) belongs to",
         parameters=[OpenApiParameter("code", str, OpenApiParameter.PATH)],
-        responses={200: MatchSummarySerializer, **errors("match_not_found")},
+        responses={
+            200: MatchSummarySerializer,
+            **errors("match_not_found", "authentication_failed"),
+        },
     )
     def get(self, request: Request, code: str) -> Response:
         lobby = _lobby_by_code(code)
@@ -713,6 +722,7 @@ class NextStepsView(APIView):
                 "match_not_found",
                 "illegal_play",
                 "illegal_action",
+                "authentication_failed",
             ),
         },
     )
@@ -770,7 +780,7 @@ class EventsView(APIView):
                     )
                 ],
             ),
-            **errors("invalid_request", "match_not_found"),
+            **errors("invalid_request", "match_not_found", "authentication_failed"),
         },
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -837,7 +847,7 @@ class ExportView(APIView):
                     )
                 ],
             ),
-            **errors("match_not_found"),
+            **errors("match_not_found", "authentication_failed"),
         },
     )
     def get(self, request: Request, match_id: str) -> HttpResponse:
