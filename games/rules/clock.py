@@ -1,0 +1,112 @@
+"""The site's clock, as pure functions of time given to it (never read here).
+
+Each move has `delay` free seconds (unused delay is not banked); after that the player's
+match `reserve` runs; no single move may take longer than `max_move` seconds. A "move" is the
+time one player is the one to act: from the moment it becomes his duty (the opponent's play,
+a double offered to him) until it is someone else's, so roll and play are one move.
+When time runs out the player loses the match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from .errors import IllegalAction
+
+SITE = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """Seconds: free delay per move, reserve per match, cap per move, reconnection grace."""
+
+    delay: float = 12
+    reserve: float = 120
+    max_move: float = 60
+    reconnect: float = 60
+
+    @classmethod
+    def from_json(cls, data: Any) -> ClockSettings:
+        if not isinstance(data, dict):
+            raise IllegalAction("a clock is {delay, reserve, max_move, reconnect} in seconds")
+        unknown = set(data) - set(SITE)
+        if unknown:
+            raise IllegalAction(f"unknown clock field {sorted(unknown)[0]!r}")
+        values = {**SITE, **data}
+        for name, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise IllegalAction(f"clock {name} must be a number of seconds, 0 or more")
+        clock = cls(**values)
+        if clock.max_move <= 0:
+            raise IllegalAction("clock max_move must be more than 0 seconds")
+        return clock
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "delay": self.delay,
+            "reserve": self.reserve,
+            "max_move": self.max_move,
+            "reconnect": self.reconnect,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Both reserves and the move that is running, if any."""
+
+    settings: ClockSettings
+    reserve: tuple[float, float]
+    running: int | None = None  # the player whose move it is
+    since: datetime | None = None  # when his move started
+
+    @classmethod
+    def new(cls, settings: ClockSettings) -> Clock:
+        return cls(settings, (settings.reserve, settings.reserve))
+
+    def switch(self, to: int | None, at: datetime) -> Clock:
+        """The running move ends at `at` (its overtime comes off the reserve); `to` starts one.
+
+        Switching to the player who is already running keeps his move going.
+        """
+        if to is not None and to == self.running:
+            return self
+        clock = self._charged(at)
+        return replace(clock, running=to, since=at if to is not None else None)
+
+    def _charged(self, at: datetime) -> Clock:
+        if self.running is None or self.since is None:
+            return self
+        used = (at - self.since).total_seconds()
+        over = max(0.0, used - self.settings.delay)
+        reserve = list(self.reserve)
+        reserve[self.running] = max(0.0, reserve[self.running] - over)
+        return replace(self, reserve=(reserve[0], reserve[1]))
+
+    def deadline(self) -> datetime | None:
+        """When the running move is out of time."""
+        if self.running is None or self.since is None:
+            return None
+        s = self.settings
+        allowed = min(s.delay + self.reserve[self.running], s.max_move)
+        return self.since + timedelta(seconds=allowed)
+
+    def out_of_time(self, now: datetime) -> int | None:
+        """The player whose time has run out at `now`, if any."""
+        deadline = self.deadline()
+        return self.running if deadline is not None and now >= deadline else None
+
+    def remaining(self, now: datetime) -> list[dict[str, float]]:
+        """For each player: delay left in the running move, reserve left (never below 0)."""
+        out = []
+        for player in (0, 1):
+            reserve = self.reserve[player]
+            delay = 0.0
+            if player == self.running and self.since is not None:
+                used = max(0.0, (now - self.since).total_seconds())
+                delay = max(0.0, self.settings.delay - used)
+                over = max(0.0, used - self.settings.delay)
+                reserve = max(0.0, reserve - over)
+            out.append({"delay": round(delay, 3), "reserve": round(reserve, 3)})
+        return out
