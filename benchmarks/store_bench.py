@@ -1,0 +1,276 @@
+"""Speed of the match store on PostgreSQL (a benchmark, not a test).
+
+    python benchmarks/store_bench.py [--import]
+
+
+- replay of a long match (a 25-point match with the cube, played by seeded random legal plays,
+  about 1,500 events): cold (events fetched from PostgreSQL and folded through the rules), the
+  fetch and the pure fold alone, and with the cached view;
+- one command end to end (match_roll / match_play through the services, each its own committed
+  transaction, so the view cache behaves as in production): median and p90 over a few hundred;
+- the same command on the long match right after the cache was dropped;
+- with --import, `import_mat` of the longest public gnubg match.
+Targets (issue 3): replay < 50 ms cold, command < 10 ms median.
+
+DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/tavla_bench); the
+script creates that database when it is missing and migrates it. Matches it writes stay there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/tavla_bench"
+
+
+# -- setting up the database ----------------------------------------------------------------------
+
+
+def prepare_database(url: str) -> None:
+    """Create the database if it is missing, point Django at it and migrate."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    db = environ.Env.db_url_config(url)
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        sys.exit(f"store_bench: DATABASE_URL must be PostgreSQL, got {db['ENGINE']}")
+    params = {
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+    }
+    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]])
+        if exists.fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db["NAME"])))
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+
+class SeededDice:
+    """Reproducible dice (the service's own source is `secrets`)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def opening(self) -> tuple[int, int]:
+        return self.rng.randint(1, 6), self.rng.randint(1, 6)
+
+    def roll(self) -> Any:
+        from games.rules.dice import Dice
+
+        return Dice.of(self.rng.randint(1, 6), self.rng.randint(1, 6))
+
+
+class Player:
+    """Drives one match through the services with seeded random legal plays (and the cube)."""
+
+    def __init__(self, seed: int, *, length: int, cube: bool, double: float, take: float) -> None:
+        from django.contrib.auth import get_user_model
+
+        from matches import services
+
+        users = get_user_model().objects
+        self.users = [users.get_or_create(username=f"bench-{n}")[0] for n in ("ana", "bob")]
+        self.dice = SeededDice(seed)
+        self.rng = random.Random(seed + 1)
+        self.double, self.take = double, take
+        self.services = services
+        view = services.match_create(user=self.users[0], length=length, cube=cube)
+        self.match_id = view.match_id
+        self.view = services.match_join(match_id=self.match_id, user=self.users[1], dice=self.dice)
+
+    @property
+    def over(self) -> bool:
+        return self.view.state.is_over
+
+    def next_command(self) -> tuple[str, Callable[[], Any]]:
+        """The next command (its name and a call that runs it), decided on the last view."""
+        from games.rules.match import Phase
+
+        s = self.services
+        state = self.view.state
+        seat = state.to_act
+        common = {
+            "match_id": self.match_id,
+            "user": self.users[seat],
+            "dice": self.dice,
+            "expected_version": self.view.version,
+        }
+        if state.phase == Phase.DOUBLED:
+            command = s.match_take if self.rng.random() < self.take else s.match_drop
+            return command.__name__, lambda: command(**common)
+        if state.phase == Phase.ROLL:
+            if state.may_double(seat) and state.cube < 4 and self.rng.random() < self.double:
+                return "match_double", lambda: s.match_double(**common)
+            return "match_roll", lambda: s.match_roll(**common)
+        play = self.rng.choice(state.legal_plays())
+        steps = [[step.frm, step.to] for step in play.steps]
+        return "match_play", lambda: s.match_play(play=steps, **common)
+
+    def step(self) -> tuple[str, float]:
+        """Run the next command; return its name and its wall time in seconds."""
+        name, run = self.next_command()
+        start = time.perf_counter()
+        self.view = run()
+        return name, time.perf_counter() - start
+
+
+# -- measuring ------------------------------------------------------------------------------------
+
+
+def times(run: Callable[[], Any], rounds: int) -> list[float]:
+    out = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+ROWS: list[tuple[str, list[float]]] = []
+
+
+def record(label: str, values: list[float]) -> None:
+    ROWS.append((label, values))
+
+
+def print_table(title: str) -> None:
+    print(title)
+    print(f"  {'':<46}{'n':>5}{'median':>10}{'p90':>10}{'min':>10}")
+    for label, values in ROWS:
+        ms = [v * 1000 for v in values]
+        print(
+            f"  {label:<46}{len(ms):>5}{statistics.median(ms):>8.2f}ms{p90(ms):>8.2f}ms"
+            f"{min(ms):>8.2f}ms"
+        )
+
+
+def long_match(seed: int, events_wanted: int, attempts: int = 4) -> tuple[Player, float]:
+    """A 25-point match with the cube, played to its end by committed commands: the first
+    seed from `seed` on whose match has about `events_wanted` events (or the closest)."""
+    from matches import store
+
+    best: tuple[float, Player, float] | None = None
+    for attempt in range(attempts):
+        started = time.perf_counter()
+        player = Player(seed + attempt, length=25, cube=True, double=0.05, take=0.9)
+        while not player.over:
+            player.step()
+        took = time.perf_counter() - started
+        count = len(store.stored_events(player.match_id))
+        miss = abs(count - events_wanted) / events_wanted
+        if best is None or miss < best[0]:
+            best = (miss, player, took)
+        if miss < 0.15:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=30, help="replays timed per variant")
+    parser.add_argument("--commands", type=int, default=300, help="commands timed end to end")
+    parser.add_argument("--import", dest="import_", action="store_true", help="time import_mat")
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    prepare_database(url)
+
+    from matches import store
+    from matches.replay import MatchView, replay
+
+    # (a) replay of a long match
+    player, built = long_match(args.seed, 1500)
+    match_id = player.match_id
+    events = store.stored_events(match_id)
+    state = player.view.state
+    cold = store.load_view(match_id, cached=False)
+    assert cold == replay(events, MatchView(match_id)) == store.load_view(match_id)
+    record(
+        "replay cold: fetch + fold (load_view)",
+        times(lambda: store.load_view(match_id, cached=False), args.rounds),
+    )
+    record(
+        "  fetch the events from PostgreSQL",
+        times(lambda: store.stored_events(match_id), args.rounds),
+    )
+    record(
+        "  fold alone (pure replay)",
+        times(lambda: replay(events, MatchView(match_id)), args.rounds),
+    )
+    store.load_view(match_id)  # the cache at the head
+    record(
+        "replay with the cached view (load_view)",
+        times(lambda: store.load_view(match_id), args.rounds),
+    )
+
+    # (b) one command end to end, committed
+    fresh = Player(args.seed + 100, length=25, cube=False, double=0.0, take=1.0)
+    by_name: dict[str, list[float]] = {}
+    for _ in range(args.commands):
+        if fresh.over:  # pragma: no cover - a 25-point match outlasts the commands
+            break
+        name, took = fresh.step()
+        by_name.setdefault(name, []).append(took)
+    record("command end to end: match_roll", by_name["match_roll"])
+    record("command end to end: match_play", by_name["match_play"])
+    record("command end to end: all", [t for ts in by_name.values() for t in ts])
+
+    # the same on the long match with the cache dropped before each command
+    cold_commands = []
+    other = Player(args.seed + 200, length=25, cube=False, double=0.0, take=1.0)
+    for _ in range(len(events) // 2):
+        if other.over:
+            break
+        other.step()
+    other_events = len(store.stored_events(other.match_id))
+    for _ in range(20):
+        store.forget(other.match_id)
+        cold_commands.append(other.step()[1])
+    record(f"command, cache dropped ({other_events}-event match)", cold_commands)
+
+    if args.import_:
+        from matches.importing import import_mat
+
+        mat = ROOT / "tests" / "data" / "matches-public" / "match_39_len7_nocube.mat"
+        record("import_mat match_39_len7_nocube.mat", times(lambda: import_mat(mat.read_text()), 1))
+
+    print_table(
+        f"store benchmark on {url.rsplit('/', 1)[-1]}: replayed match 25-point with cube,"
+        f" {len(events)} events, {len(state.games)} games, score {state.score[0]}-"
+        f"{state.score[1]} (played in {built:.0f} s); {os.cpu_count()} CPUs,"
+        f" load {os.getloadavg()[0]:.1f}"
+    )
+    print("  targets: replay cold < 50 ms, command < 10 ms median")
+
+
+if __name__ == "__main__":
+    main()
