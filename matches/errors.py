@@ -47,3 +47,13 @@ class VersionConflict(StoreError):
         else:
             text = "another move reached the match first: reload it"
         super().__init__(text)
+
+
+class OutOfTime(StoreError):
+    """A move came after the deadline: the player has lost the match on time."""
+
+    code = "out_of_time"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"time ran out for seat {seat}: the match is lost on time")

@@ -13,6 +13,7 @@ from typing import Any
 from uuid import UUID
 
 from games.rules import match as rules
+from games.rules.clock import Clock, ClockSettings
 
 from .events import Event, MatchCreated, PlayerJoined, event_from_payload
 
@@ -57,6 +58,7 @@ class MatchView:
     turn_started_at: datetime | None = None  # when the seat to act got the turn (for clocks)
     finished_at: datetime | None = None
     moves: int = 0  # plays and passes so far: a match with none may still be aborted
+    clock: Clock | None = None  # online matches with a clock: reserves and the running move
 
     @property
     def full(self) -> bool:
@@ -76,6 +78,8 @@ def fold(view: MatchView, stored: StoredEvent) -> MatchView:
         changes.update(
             created=event, state=rules.MatchState.new(event.settings()), created_at=stored.at
         )
+        if event.clock is not None:
+            changes["clock"] = Clock.new(ClockSettings.from_json(event.clock))
     elif isinstance(event, PlayerJoined):
         seats = list(view.seats)
         seats[event.seat] = Seat(event.user_id, event.name)
@@ -91,6 +95,8 @@ def fold(view: MatchView, stored: StoredEvent) -> MatchView:
         changes["state"] = after
         if after.to_act != before.to_act or after.phase != before.phase:
             changes["turn_started_at"] = stored.at
+        if view.clock is not None:
+            changes["clock"] = view.clock.switch(None if after.is_over else after.to_act, stored.at)
         if stored.type in ("moved", "passed"):
             changes["moves"] = view.moves + 1
         if after.is_over:

@@ -19,12 +19,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.rules import match as rules
+from games.rules.clock import ClockSettings
 from games.rules.dice import Dice
 from games.rules.errors import IllegalAction
 
 from .dice import SECRET_DICE, DiceSource
-from .errors import MatchFull, MatchNotFound, NotAPlayer, VersionConflict
-from .events import Event, MatchCreated, PlayerJoined, event_for_action
+from .errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
+from .events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
 from .models import Match
 from .replay import MatchView
 from .store import append, load_view
@@ -71,6 +72,8 @@ def match_create(
         computer_level=computer_level if mode == Match.Mode.COMPUTER else "",
     )
     created.settings().check()
+    if created.clock is not None:
+        ClockSettings.from_json(created.clock)
     events: list[Event] = [created]
     seats: list[tuple[int, Any]] = []
     if user is not None:
@@ -180,10 +183,19 @@ def match_reject_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
 
 
 def match_timeout(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
-    """The seat's time ran out (decided by the clock): it loses the match."""
-    return _command(
-        match_id, None, lambda v, s: [rules.LoseMatch(s, rules.EndedBy.TIMEOUT)], seat=seat, **kw
-    )
+    """The seat's time ran out: it loses the match. Refused unless the clock says so, so a
+    late or repeated clock task changes nothing."""
+
+    now = kw.pop("now", None) or timezone.now()
+
+    def decide(view: MatchView, s: int) -> list[rules.Action]:
+        if _state(view).is_over:
+            raise IllegalAction("the match is over")
+        if out_of_time(view, now) != s:
+            raise IllegalAction(f"seat {s} is not out of time")
+        return [rules.LoseMatch(s, rules.EndedBy.TIMEOUT)]
+
+    return _command(match_id, None, decide, seat=seat, now=now, clock_checked=False, **kw)
 
 
 def match_forfeit(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
@@ -218,8 +230,10 @@ def _command(
     now: datetime | None = None,
     dice: DiceSource = SECRET_DICE,
     any_user: bool = False,
+    clock_checked: bool = True,
 ) -> MatchView:
     now = now or timezone.now()
+    late: int | None = None
     with transaction.atomic():
         match = _lock(match_id)
         view = load_view(match.pk, version=match.version)
@@ -229,12 +243,27 @@ def _command(
         state = _state(view)
         if not view.full and not state.is_over:
             raise IllegalAction("the match has not started: it is waiting for an opponent")
-        events: list[Event] = []
-        for action in decide(view, acting):
-            state = rules.apply(state, action)
-            events.append(event_for_action(action))
-        events += _follow_ups(state, view.full, dice)
-        return append(match, view, events, actor_id=_id(user), at=now)
+        late = out_of_time(view, now) if clock_checked else None
+        if late is not None:
+            # Too late: the timeout is written now, even if no clock task has come yet.
+            view = append(match, view, [TimedOut(late)], actor_id=None, at=now)
+        else:
+            events: list[Event] = []
+            for action in decide(view, acting):
+                state = rules.apply(state, action)
+                events.append(event_for_action(action))
+            events += _follow_ups(state, view.full, dice)
+            view = append(match, view, events, actor_id=_id(user), at=now)
+    if late is not None:
+        raise OutOfTime(late)
+    return view
+
+
+def out_of_time(view: MatchView, now: datetime) -> int | None:
+    """The seat whose clock has run out at `now` in a match still being played, if any."""
+    if view.clock is None or view.state is None or view.state.is_over or not view.full:
+        return None
+    return view.clock.out_of_time(now)
 
 
 def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[Event]:
