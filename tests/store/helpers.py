@@ -26,6 +26,7 @@ from matches.models import Match, MatchEvent
 from matches.replay import MatchView, StoredEvent, replay
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+SITE_CLOCK = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}
 
 
 # -- dice ---------------------------------------------------------------------------------------
@@ -169,8 +170,10 @@ class Table:
     def abort(self, user: Any, **kw: Any) -> MatchView:
         return self.call(services.match_abort, None, user=user, **kw)
 
-    def timeout(self, seat: int, **kw: Any) -> MatchView:
-        """The clock (the system, no user) says `seat` ran out of time."""
+    def timeout(self, seat: int, *, wait: float = 61, **kw: Any) -> MatchView:
+        """`wait` seconds pass (past the site's 60-second cap on a move), then the clock task
+        (the system, no user) says `seat` ran out of time."""
+        self.clock.now += dt.timedelta(seconds=wait)
         return self._system(services.match_timeout, seat, **kw)
 
     def forfeit(self, seat: int, **kw: Any) -> MatchView:

@@ -22,6 +22,7 @@ from matches.models import Match, MatchEvent
 
 from .conftest import NewTable
 from .helpers import (
+    SITE_CLOCK,
     DiceScript,
     Policy,
     PureDriver,
@@ -562,7 +563,7 @@ def test_resign_refusals(new_table: NewTable) -> None:
 def test_timeout_and_forfeit_lose_the_match(
     new_table: NewTable, command: str, ended_by: str, event: tuple[str, dict[str, Any]]
 ) -> None:
-    table = new_table(first=0, length=5, cube=True)
+    table = new_table(first=0, length=5, cube=True, clock=SITE_CLOCK)
     table.end_game_by_resign(0, 1, next_opening=opening(1))  # 0-1
     view = getattr(table, command)(1)  # bob's time runs out / bob left
     assert payloads(table)[-1] == event
@@ -581,8 +582,22 @@ def test_timeout_and_forfeit_lose_the_match(
         getattr(table, command)(0)
 
 
+def test_the_timeout_command_acts_only_when_time_has_run_out(new_table: NewTable) -> None:
+    untimed = new_table(first=0, length=3)
+    with pytest.raises(IllegalAction, match="not out of time"):
+        untimed.timeout(0, wait=3600)  # no clock: nobody runs out of time
+    timed = new_table(first=0, length=3, clock=SITE_CLOCK)
+    with pytest.raises(IllegalAction, match="not out of time"):
+        timed.timeout(0, wait=11)  # within the free delay
+    with pytest.raises(IllegalAction, match="not out of time"):
+        timed.timeout(1, wait=60)  # bob is not the one to move
+    assert timed.types()[-1] == "opening_roll"
+    timed.timeout(0, wait=0)  # 71 s after ana's move began
+    assert (timed.row().winner, timed.row().ended_by) == (1, "timeout")
+
+
 def test_timeout_in_money_play_costs_the_cube(new_table: NewTable) -> None:
-    table = new_table(first=0, length=0, cube=True)
+    table = new_table(first=0, length=0, cube=True, clock=SITE_CLOCK)
     table.play(0, "8/5 6/5")
     table.double(1)
     table.take(0)
@@ -641,11 +656,11 @@ def test_the_creator_may_abort_a_match_nobody_joined(new_table: NewTable, ana: A
 def test_a_match_that_is_over_cannot_be_aborted(
     new_table: NewTable, ana: Any, staff: Any, how: str
 ) -> None:
-    table = new_table(first=0)
+    table = new_table(first=0, clock=SITE_CLOCK)
     if how == "aborted":
         table.abort(ana)
     else:
-        table.timeout(1)
+        table.timeout(0)
     version = table.row().version
     for user in (ana, staff):
         with pytest.raises(IllegalAction, match="the match is over"):

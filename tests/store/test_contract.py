@@ -25,6 +25,7 @@ from matches.replay import MatchView, ReplayError, StoredEvent, replay
 
 from .conftest import NewTable
 from .helpers import (
+    SITE_CLOCK,
     T0,
     Policy,
     SeededDice,
@@ -76,7 +77,7 @@ def build_corpus(new_table: NewTable, hotseat_table: NewTable, staff: Any) -> li
     waiting = new_table(join=False, length=7, cube=True)
     aborted = new_table(first=1)
     aborted.abort(staff)
-    timed_out = new_table(first=0, length=3)
+    timed_out = new_table(first=0, length=3, clock=SITE_CLOCK)
     timed_out.play(0, "8/5 6/5")
     timed_out.timeout(1)
     doubled = new_table(first=0, length=0, cube=True)
