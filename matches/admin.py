@@ -40,8 +40,16 @@ def _joined_name(seat: int) -> Subquery:
 
 
 def _when(moment: datetime | None) -> str:
-    """Compact time for the list: "2026-11-29 17:31" in the site's time zone."""
-    return localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else "—"
+    """Compact time for the list: "2026-11-29 17:31" in the site's time zone, wrapping only
+    between the date and the time."""
+    if moment is None:
+        return "\u2014"
+    local = localtime(moment)
+    return format_html(
+        "<span style='white-space:nowrap'>{}</span> {}",
+        local.strftime("%Y-%m-%d"),
+        local.strftime("%H:%M"),
+    )
 
 
 class EndedByFilter(admin.SimpleListFilter):
@@ -83,7 +91,6 @@ class MatchAdmin(admin.ModelAdmin):
         "started",
         "last_move",
         "result",
-        "ended_by_display",
     )
     list_display_links = ("short_id",)
     list_filter = (
@@ -227,17 +234,17 @@ class MatchAdmin(admin.ModelAdmin):
     def score(self, obj: Match) -> str:
         return f"{obj.score0}\u2013{obj.score1}"  # an en dash
 
-    @admin.display(description="result")
+    @admin.display(description="result (ended by)", ordering="ended_by")
     def result(self, obj: Match) -> str:
         if obj.status == Match.Status.ABORTED:
             return "aborted"
         if obj.winner is None:
-            return "—"
-        return f"{self._name(obj, obj.winner)} won"
-
-    @admin.display(description="ended by", ordering="ended_by")
-    def ended_by_display(self, obj: Match) -> str:
-        return obj.get_ended_by_display() if obj.ended_by else "—"
+            return "\u2014"
+        return format_html(
+            "{} won<br><span style='color:#666'>({})</span>",
+            self._name(obj, obj.winner),
+            obj.get_ended_by_display().lower(),
+        )
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
         extra = {"dice_url": reverse("admin:matches_match_dice"), **(extra_context or {})}

@@ -93,19 +93,8 @@ class Frame:
         return self.after.state
 
     @property
-    def turn_time(self) -> timedelta | None:
-        """How long the seat acting in this event had had the turn (for clock disputes)."""
-        if self.before.turn_started_at is None or self.stored.type not in _TIMED_TYPES:
-            return None
-        return self.at - self.before.turn_started_at
-
-    @property
     def since_previous_text(self) -> str:
         return duration(self.since_previous)
-
-    @property
-    def turn_time_text(self) -> str:
-        return duration(self.turn_time)
 
     @property
     def score(self) -> tuple[int, int] | None:
@@ -205,18 +194,6 @@ def duration(span: timedelta | None) -> str:
     if hours < 48:
         return f"{hours} h {minutes:02d} min"
     return f"{hours // 24} days {hours % 24} h"
-
-
-_TIMED_TYPES = {
-    "rolled",
-    "moved",
-    "cube_offered",
-    "cube_taken",
-    "cube_dropped",
-    "resign_offered",
-    "resign_accepted",
-    "resign_rejected",
-}
 
 
 @dataclass(frozen=True)
