@@ -223,6 +223,7 @@ class PureDriver:
     def __init__(self, settings: rules.MatchSettings, dice: SeededDice | DiceScript) -> None:
         self.dice = dice
         self.passes = 0
+        self.actions: list[rules.Action] = []  # every action, the follow-ups included
         self.state = self._follow_ups(rules.MatchState.new(settings))
 
     def act(self, what: str, seat: int, arg: Any = None) -> None:
@@ -241,18 +242,22 @@ class PureDriver:
                 "accept": rules.AcceptResign,
                 "reject": rules.RejectResign,
             }[what](seat)
+        self.actions.append(action)
         self.state = self._follow_ups(rules.apply(self.state, action))
 
     def _follow_ups(self, state: rules.MatchState) -> rules.MatchState:
         while not state.is_over:
+            action: rules.Action
             if state.phase == rules.Phase.OPENING:
-                state = rules.apply(state, rules.OpeningRoll(*self.dice.opening()))
+                action = rules.OpeningRoll(*self.dice.opening())
             elif state.phase == rules.Phase.PLAY and not state.legal_plays():
                 assert state.turn is not None
-                state = rules.apply(state, rules.Move(state.turn, ()))
+                action = rules.Move(state.turn, ())
                 self.passes += 1
             else:
                 break
+            self.actions.append(action)
+            state = rules.apply(state, action)
         return state
 
 

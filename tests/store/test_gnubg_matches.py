@@ -27,6 +27,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from games.rules import match as rules
+from games.rules.errors import InvalidMatchFile
 from games.rules.match import Phase
 from games.rules.position import Position
 from matches import services, store
@@ -35,6 +37,8 @@ from matches.exporting import match_to_mat
 from matches.importing import import_mat
 from matches.models import Match, MatchEvent
 from matches.replay import MatchView, fold
+
+from .helpers import Policy, PureDriver, SeededDice, StoreDriver, find_seed, opening, play_random
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "matches-public"
@@ -317,3 +321,62 @@ def test_manage_py_import_mat_exits_non_zero_and_stores_nothing_of_a_bad_file(
     assert Match.objects.count() == before[0] + 1
     check_final(lines[1]["match_id"], "match_31_len1_nocube")
     assert MatchEvent.objects.count() == before[1] + len(store.stored_events(lines[1]["match_id"]))
+
+
+# -- matches played in the store, exported and imported -----------------------------------------
+
+
+def game_events(match_id: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The events from the first opening roll on, without resignations that were rejected
+    (a .mat file records neither)."""
+    events = [(e.type, e.payload) for e in store.stored_events(match_id)]
+    start = next(i for i, (kind, _) in enumerate(events) if kind == "opening_roll")
+    out: list[tuple[str, dict[str, Any]]] = []
+    for kind, payload in events[start:]:
+        if kind == "resign_rejected":
+            assert out.pop()[0] == "resign_offered"
+            continue
+        out.append((kind, payload))
+    return out
+
+
+def has_everything(driver: PureDriver) -> bool:
+    """A match with a forced pass, a rejected and an accepted resignation, a take, a drop."""
+    kinds = {type(a).__name__ for a in driver.actions}
+    passed = any(isinstance(a, rules.Move) and not a.steps for a in driver.actions)
+    return passed and {"RejectResign", "AcceptResign", "Take", "Drop"} <= kinds
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_played_in_the_store_exports_and_imports_again(new_table: Any) -> None:
+    settings = rules.MatchSettings(length=3, cube=True)
+    policy = {"double": 0.25, "take": 0.5, "resign": 0.03, "accept": 0.5}
+    seed = find_seed(settings, has_everything, policy=policy)
+    table = new_table(source=SeededDice(seed), length=3, cube=True)
+    play_random(StoreDriver(table), Policy(seed, **policy))
+    types = set(table.types())
+    assert {"passed", "resign_rejected", "resign_accepted", "cube_taken", "cube_dropped"} <= types
+    exported = match_to_mat(table.match_id)
+    assert ["ana", ":", "0", "bob", ":", "0"] in [line.split() for line in exported.splitlines()]
+    again = import_mat(exported)
+    assert results(again.match_id) == results(table.match_id)
+    assert game_events(again.match_id) == game_events(table.match_id)
+    assert match_to_mat(again.match_id) == exported
+
+
+@pytest.mark.django_db
+@pytest.mark.xfail(
+    strict=True,
+    raises=InvalidMatchFile,
+    reason="export_mat drops the opening roll of a game resigned before its first move, so "
+    "the exported file cannot be imported (reported)",
+)
+def test_a_game_resigned_before_its_first_move_exports_and_imports_again(
+    new_table: Any,
+) -> None:
+    table = new_table(first=0, length=3)
+    table.play(0, "8/5 6/5")
+    table.end_game_by_resign(1, 1, next_opening=opening(1, 6, 5))  # game 2: bob rolled 65
+    table.end_game_by_resign(1, 2)  # and resigns at once: 3-0
+    again = import_mat(match_to_mat(table.match_id))
+    assert results(again.match_id) == results(table.match_id)
