@@ -471,8 +471,18 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
         dice, owner = (before.dice.high, before.dice.low), event.seat  # the dice just played
     if isinstance(event, Moved):
         marks = steps_in_seat0_numbering(event.seat, [(s[0], s[1]) for s in event.steps])
-    if isinstance(event, OpeningRolled) and event.die0 == event.die1:
-        dice, owner = (event.die0, event.die1), None
+    opening = (event.die0, event.die1) if isinstance(event, OpeningRolled) else None
+    notice = ""
+    if state.phase == rules.Phase.RESIGNING and state.turn is not None:
+        kind = GameKind(state.resign_value).label
+        notice = f"{names[state.turn]} offers to resign a {kind}"
+    elif frame.ended_game is not None:
+        won = frame.ended_game
+        notice = f"{names[won.winner]} wins {won.points} point{'s' if won.points != 1 else ''}"
+        if frame.after.state is not None and frame.after.state.is_over:
+            notice += " and the match" if frame.after.state.winner == won.winner else ""
+    elif state.is_over and state.ended_by == rules.EndedBy.ABORT:
+        notice = "Match aborted"
     return BoardPicture(
         position=state.board,
         names=names,
@@ -480,6 +490,8 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
         length=state.settings.length,
         dice=dice,
         dice_owner=owner,
+        opening=opening,
+        notice=notice,
         cube_enabled=state.settings.cube,
         cube_value=state.cube,
         cube_owner=state.cube_owner,

@@ -66,6 +66,7 @@ class BoardPicture:
     length: int = 0  # 0: money play
     dice: tuple[int, int] | None = None
     dice_owner: int | None = None  # the seat whose dice they are
+    opening: tuple[int, int] | None = None  # an opening roll: seat 0's die, seat 1's die
     cube_enabled: bool = True
     cube_value: int = 1
     cube_owner: int | None = None  # None: centred
@@ -73,6 +74,7 @@ class BoardPicture:
     crawford: bool = False  # this game is the Crawford game: no cube
     to_act: int | None = None  # drawn with a marker next to the name
     caption: str = ""
+    notice: str = ""  # written across the middle of the board (a resignation, a game won)
     # Points of the last move in seat 0's numbering: 1..24, 25 = a bar, 0 = off.
     moved_from: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (seat, point)
     moved_to: frozenset[tuple[int, int]] = field(default_factory=frozenset)
@@ -154,9 +156,15 @@ def board_svg(pic: BoardPicture) -> str:
     _bar(svg, pic)
     _tray(svg, pic)
     _cube(svg, pic)
-    if pic.dice is not None:
+    if pic.opening is not None:
+        # One die each, in each player's half and colour.
+        _dice(svg, (pic.opening[0],), 0)
+        _dice(svg, (pic.opening[1],), 1)
+    elif pic.dice is not None:
         _dice(svg, pic.dice, pic.dice_owner)
     _labels(svg, pic)
+    if pic.notice:
+        _notice(svg, pic.notice)
     svg.raw("</svg>")
     return "\n".join(svg.parts)
 
@@ -283,7 +291,7 @@ def _bar(svg: _Svg, pic: BoardPicture) -> None:
                 "rect", x=BAR_X, y=y, width=BAR_W, height=BOARD_H / 2, fill=tint, fill_opacity=0.4
             )
         for i in range(min(count, 4)):
-            cy = mid - R - 8 - i * 2 * R if seat == 0 else mid + R + 8 + i * 2 * R
+            cy = mid - R - 17 - i * 2 * R if seat == 0 else mid + R + 17 + i * 2 * R
             last = i == 3 and count > 4
             _checker(svg, cx, cy, seat, str(count) if last or (i == 0 and count > 1) else "")
 
@@ -392,12 +400,12 @@ _PIPS = {
 }
 
 
-def _dice(svg: _Svg, dice: tuple[int, int], owner: int | None) -> None:
+def _dice(svg: _Svg, dice: tuple[int, ...], owner: int | None) -> None:
     size = 36
     mid = BOARD_Y + BOARD_H / 2
     # The roller's dice sit in his half: seat 0 on the right, seat 1 on the left.
     left = BAR_X + BAR_W if owner in (0, None) else BOARD_X
-    x0 = left + QUARTER / 2 - size - 6
+    x0 = left + QUARTER / 2 - (size + 6) * len(dice) / 2
     fill, edge, pip = COLOURS[owner if owner is not None else 0]
     for i, value in enumerate(dice):
         x = x0 + i * (size + 12)
@@ -433,3 +441,31 @@ def _labels(svg: _Svg, pic: BoardPicture) -> None:
             fill="#333",
             text_anchor="end",
         )
+
+
+def _notice(svg: _Svg, text: str) -> None:
+    mid = BOARD_Y + BOARD_H / 2
+    width = min(BOARD_W - 20, 16 + 8.2 * len(text))
+    x = BOARD_X + (BOARD_W - width) / 2
+    svg.add(
+        "rect",
+        x=x,
+        y=mid - 15,
+        width=width,
+        height=30,
+        rx=6,
+        fill="#fffdf5",
+        stroke="#c33",
+        stroke_width=2,
+        opacity=0.95,
+    )
+    svg.add(
+        "text",
+        text,
+        x=BOARD_X + BOARD_W / 2,
+        y=mid + 5,
+        font_size=14,
+        font_weight="bold",
+        fill="#8a1c1c",
+        text_anchor="middle",
+    )

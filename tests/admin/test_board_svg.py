@@ -112,3 +112,17 @@ def test_move_marks_in_seat0_numbering() -> None:
     assert to == {(1, 7), (1, 15), (1, 3), (1, 0)}
     frm, to = steps_in_seat0_numbering(0, [(24, 18)])
     assert frm == {(0, 24)} and to == {(0, 18)}
+
+
+def test_opening_roll_shows_one_die_in_each_half() -> None:
+    root = _parse(BoardPicture(Position.starting(), opening=(3, 3)))
+    faces = [r for r in root.iter(f"{NS}rect") if r.get("width") == "36"]
+    assert len(faces) == 2
+    assert {f.get("fill") for f in faces} == {LIGHT, DARK}
+    pips = [c for c in root.iter(f"{NS}circle") if c.get("r") == "3.4"]
+    assert len(pips) == 6
+
+
+def test_notice_is_written_across_the_board() -> None:
+    root = _parse(BoardPicture(Position.starting(), notice="ana offers to resign a gammon"))
+    assert "ana offers to resign a gammon" in _texts(root)
