@@ -322,10 +322,13 @@ class MatchAdmin(admin.ModelAdmin):
 class MatchEventAdmin(admin.ModelAdmin):
     """The raw stream, read-only: for looking at a payload exactly as it is stored."""
 
-    list_display = ("match", "seq", "type", "actor", "created_at", "board")
+    list_display = ("match_link", "seq", "type", "actor", "created_at", "board")
+    list_display_links = ("seq",)
     list_filter = ("type", ("created_at", admin.DateFieldListFilter))
-    search_fields = ("=match__id", "actor__username")
+    search_fields = ("actor__username",)
+    search_help_text = "A match id, or the username of the acting user."
     list_select_related = ("match", "actor")
+    ordering = ("-pk",)  # newest first, by the primary key's index
     fields = ("match", "seq", "type", "payload", "actor", "created_at", "board")
     readonly_fields = fields
     show_full_result_count = False
@@ -341,6 +344,22 @@ class MatchEventAdmin(admin.ModelAdmin):
 
     def get_actions(self, request: HttpRequest) -> dict:
         return {}  # not even "delete selected"
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet, search_term: str
+    ) -> tuple[QuerySet, bool]:
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        try:
+            return queryset.filter(match_id=uuid.UUID(term)), False
+        except ValueError:
+            return queryset.filter(actor__username__icontains=term), False
+
+    @admin.display(description="match", ordering="match_id")
+    def match_link(self, obj: MatchEvent) -> str:
+        url = reverse("admin:matches_match_change", args=[obj.match_id])
+        return format_html('<a href="{}">{}</a>', url, str(obj.match_id)[:8])
 
     @admin.display(description="board")
     def board(self, obj: MatchEvent) -> str:

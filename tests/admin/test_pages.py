@@ -220,6 +220,15 @@ def test_match_event_admin_lists_and_shows_events(as_reviewer: Client, imported:
     assert 'name="_save"' not in html
 
 
+def test_match_event_list_search(as_reviewer: Client, live: MatchView, imported: Match) -> None:
+    url = reverse("admin:matches_matchevent_changelist")
+    by_match = as_reviewer.get(f"{url}?q={imported.pk}").context["cl"]
+    assert by_match.result_count == MatchEvent.objects.filter(match=imported).count()
+    by_actor = as_reviewer.get(f"{url}?q=bob").context["cl"]
+    assert by_actor.result_count == MatchEvent.objects.filter(actor__username="bob").count() > 0
+    assert as_reviewer.get(f"{url}?type__exact=rolled").status_code == 200
+
+
 def test_dice_statistics_pages(as_reviewer: Client, live: MatchView, imported: Match) -> None:
     url = reverse("admin:matches_match_dice")
     site = as_reviewer.get(url)
