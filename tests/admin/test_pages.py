@@ -240,3 +240,14 @@ def test_dice_statistics_pages(as_reviewer: Client, live: MatchView, imported: M
         page = as_reviewer.get(url + query)
         assert page.status_code == 200, query
     assert "No user is called" in as_reviewer.get(url + "?player=ghost").content.decode()
+
+
+def test_a_match_row_without_events_still_renders(as_reviewer: Client) -> None:
+    match = Match.objects.create(mode=Match.Mode.ONLINE)
+    page = as_reviewer.get(reverse("admin:matches_match_change", args=[match.pk]))
+    assert page.status_code == 200
+    assert "Event timeline (0 events, read-only)" in page.content.decode()
+    assert as_reviewer.get(board_url(match.pk, 1)).status_code == 404
+    assert (
+        as_reviewer.get(reverse("admin:matches_match_export", args=[match.pk])).status_code == 404
+    )
