@@ -9,7 +9,6 @@ transaction: a file either imports whole or leaves nothing behind.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 
@@ -20,7 +19,6 @@ from . import services
 from .dice import ScriptedDice
 from .models import Match
 from .replay import MatchView
-from .store import load_view
 
 
 @dataclass(frozen=True)
@@ -53,7 +51,7 @@ def import_mat(text: str) -> Imported:
                 match_id=match_id, user=None, seat=seat, name=name, dice=dice
             )
         for action in actions:
-            view = _drive(match_id, action, dice)
+            view = _drive(view, action, dice)
         if dice.left:
             raise AssertionError("dice left over after the import")  # pragma: no cover
     state = view.state
@@ -61,12 +59,12 @@ def import_mat(text: str) -> Imported:
     return Imported(str(match_id), len(state.games), state.score, state.winner, mat.names)
 
 
-def _drive(match_id: Any, action: rules.Action, dice: ScriptedDice) -> MatchView:
+def _drive(view: MatchView, action: rules.Action, dice: ScriptedDice) -> MatchView:
     """Send one recorded action through the matching command, as the system actor."""
-    common = {"match_id": match_id, "user": None, "dice": dice}
+    common = {"match_id": view.match_id, "user": None, "dice": dice, "hint": view}
     match action:
         case rules.OpeningRoll() | rules.Move(steps=()):
-            return load_view(match_id)  # recorded by the server on its own
+            return view  # recorded by the server on its own
         case rules.Roll():
             return services.match_roll(seat=action.player, **common)
         case rules.Move():

@@ -214,7 +214,7 @@ def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> Ma
             raise IllegalAction("a match can be aborted only before the first move")
         return [rules.Abort(reason)]
 
-    return _command(match_id, user, decide, any_user=True, **kw)
+    return _command(match_id, user, decide, any_user=True, needs_opponent=False, **kw)
 
 
 # -- the command path -------------------------------------------------------------------------
@@ -231,17 +231,24 @@ def _command(
     dice: DiceSource = SECRET_DICE,
     any_user: bool = False,
     clock_checked: bool = True,
+    needs_opponent: bool = True,
+    hint: MatchView | None = None,
 ) -> MatchView:
+    """The command path. `hint`: the view a trusted caller got from its previous command in
+    the same transaction (an import), used when it is still at the locked row's version."""
     now = now or timezone.now()
     late: int | None = None
     with transaction.atomic():
         match = _lock(match_id)
-        view = load_view(match.pk, version=match.version)
+        if hint is not None and hint.match_id == match.pk and hint.version == match.version:
+            view = hint
+        else:
+            view = load_view(match.pk, version=match.version)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view.version, expected_version)
         acting = _acting_seat(view, user, seat, any_user)
         state = _state(view)
-        if not view.full and not state.is_over:
+        if needs_opponent and not view.full and not state.is_over:
             raise IllegalAction("the match has not started: it is waiting for an opponent")
         late = out_of_time(view, now) if clock_checked else None
         if late is not None:
