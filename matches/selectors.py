@@ -10,7 +10,9 @@ one he asks for). "you" and "opponent" in a state are relative to that side.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -79,19 +81,23 @@ def step_json(step: Step) -> dict[str, Any]:
     return {"from": step.frm, "to": step.to, "hit": step.hit}
 
 
-def play_json(play: Play) -> dict[str, Any]:
-    """A legal play: its notation, its single-die steps and the position it leads to (from the
-    mover's side, and as the gnubg Position ID with the opponent on roll, as gnubg shows it)."""
-    return {
+def play_json(play: Play, *, board: bool = False) -> dict[str, Any]:
+    """A legal play: its notation, its single-die steps and the position it leads to as the
+    gnubg Position ID with the opponent on roll (as gnubg shows it); with `board`, also that
+    position from the mover's side (the stateless rules service gives it; a match state
+    leaves it out: a roll can have a hundred plays and the next state has the board)."""
+    out = {
         "notation": play.notation,
         "steps": [step_json(s) for s in play.steps],
         "position_id": position_id(play.result.flipped()),
-        "board": board_json(play.result),
     }
+    if board:
+        out["board"] = board_json(play.result)
+    return out
 
 
-def plays_json(position: Position, dice: Dice) -> list[dict[str, Any]]:
-    return [play_json(p) for p in legal_plays(position, dice)]
+def plays_json(position: Position, dice: Dice, *, board: bool = False) -> list[dict[str, Any]]:
+    return [play_json(p, board=board) for p in legal_plays(position, dice)]
 
 
 def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> dict[str, Any]:
@@ -145,32 +151,143 @@ def _who(seat: int | None, side: Side) -> dict[str, Any] | None:
     return {"seat": seat, "who": "you" if seat == side.seat else "opponent"}
 
 
+# -- players and lobby: immutable once written, so cached in the process ------------------------
+#
+# A player's kind and display name never change after sign-up, and a match's lobby row (invite
+# code, open challenge, reserved seat, rematch_of) never changes after creation: the state of a
+# match reads them from these small caches instead of joining five tables on every request.
+# Only the pointer to a rematch appears later, and it is read only once a match is over.
+
+_CACHE_MAX = 20_000
+_profiles: OrderedDict[int, tuple[str, str]] = OrderedDict()
+_lobbies: OrderedDict[Any, LobbyInfo] = OrderedDict()
+_lock = Lock()
+
+
+@dataclass(frozen=True)
+class LobbyInfo:
+    open_challenge: bool = False
+    invite_code: str = ""
+    reserved_for_id: int | None = None
+    reserved_for: str | None = None
+    rematch_of: str | None = None
+    created_by_id: int | None = None
+    imported: bool = False
+
+
+NO_LOBBY = LobbyInfo()
+
+
+def _remember(cache: OrderedDict, key: Any, value: Any) -> None:
+    with _lock:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > _CACHE_MAX:
+            cache.popitem(last=False)
+
+
+def _lobby_from_row(row: Any) -> LobbyInfo:
+    if row is None:
+        return NO_LOBBY
+    return LobbyInfo(
+        open_challenge=row.open_challenge,
+        invite_code=row.invite_code,
+        reserved_for_id=row.reserved_for_id,
+        reserved_for=row.reserved_for.get_username() if row.reserved_for_id else None,
+        rematch_of=str(row.rematch_of_id) if row.rematch_of_id else None,
+        created_by_id=row.created_by_id,
+        imported=row.imported,
+    )
+
+
+def lobby_info(match: Match) -> LobbyInfo:
+    """The lobby data of a match (NO_LOBBY for one made outside the API)."""
+    with _lock:
+        info = _lobbies.get(match.pk)
+    if info is not None:
+        return info
+    from matches.api.models import MatchLobby
+
+    row = MatchLobby.objects.select_related("reserved_for").filter(match_id=match.pk).first()
+    info = _lobby_from_row(row)
+    if row is not None:
+        _remember(_lobbies, match.pk, info)
+    return info
+
+
+def rematch_of_match(match: Match) -> str | None:
+    """The id of the rematch of a finished match, if one was offered."""
+    from matches.api.models import MatchLobby
+
+    found = MatchLobby.objects.filter(rematch_of_id=match.pk).values_list("match_id", flat=True)
+    first = found.first()
+    return str(first) if first else None
+
+
+def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
+    """(kind, display name) of users given as (user id, username)."""
+    out: dict[int, tuple[str, str]] = {}
+    missing: dict[int, str] = {}
+    with _lock:
+        for user_id, name in seats:
+            if user_id in _profiles:
+                out[user_id] = _profiles[user_id]
+            else:
+                missing[user_id] = name
+    if missing:
+        from matches.api.models import PlayerProfile
+
+        rows = PlayerProfile.objects.filter(user_id__in=list(missing)).values_list(
+            "user_id", "kind", "display_name"
+        )
+        found = {uid: (kind, display or missing[uid]) for uid, kind, display in rows}
+        for user_id, name in missing.items():
+            kind = "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
+            out[user_id] = found.get(user_id, (kind, name))
+            _remember(_profiles, user_id, out[user_id])
+    return out
+
+
 def player_kind(user: Any) -> str:
     profile = getattr(user, "tavla_profile", None) if user is not None else None
     if profile is not None:
         return str(profile.kind)
     name = user.get_username() if user is not None else ""
-    if name.startswith(COMPUTER_PREFIX):
-        return "computer"
-    return "registered" if user is not None else "named"
+    return "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
 
 
-def _players(match: Match, view: MatchView | None = None) -> list[dict[str, Any] | None]:
+def _seat_players(view: MatchView) -> list[dict[str, Any] | None]:
+    """The players of a match from its events (names at the time they sat down)."""
+    users = [(s.user_id, s.name) for s in view.seats if s is not None and s.user_id is not None]
+    infos = player_infos(users)
+    out: list[dict[str, Any] | None] = []
+    for seat, occupant in enumerate(view.seats):
+        if occupant is None:
+            out.append(None)
+            continue
+        kind, display = (
+            infos[occupant.user_id] if occupant.user_id is not None else ("named", occupant.name)
+        )
+        out.append({"seat": seat, "username": occupant.name, "display_name": display, "kind": kind})
+    return out
+
+
+def _row_players(match: Match) -> list[dict[str, Any] | None]:
+    """The players of a match from its row (users and profiles selected related)."""
     out: list[dict[str, Any] | None] = []
     for seat in (0, 1):
         user = getattr(match, f"player{seat}")
-        named = view.seats[seat] if view is not None else None
-        if user is None and named is None:
+        if user is None:
             out.append(None)
             continue
-        profile = getattr(user, "tavla_profile", None) if user is not None else None
+        profile = getattr(user, "tavla_profile", None)
+        name = user.get_username()
         out.append(
             {
                 "seat": seat,
-                "username": user.get_username() if user is not None else named.name,  # type: ignore[union-attr]
-                "display_name": (profile.display_name if profile else "")
-                or (user.get_username() if user is not None else named.name),  # type: ignore[union-attr]
-                "kind": player_kind(user) if user is not None else "named",
+                "username": name,
+                "display_name": (profile.display_name if profile else "") or name,
+                "kind": player_kind(user),
             }
         )
     return out
@@ -191,35 +308,24 @@ def settings_json(match: Match) -> dict[str, Any]:
     }
 
 
-def _lobby(match: Match) -> Any:
-    try:
-        return match.lobby  # type: ignore[attr-defined]
-    except Exception:  # RelatedObjectDoesNotExist: a match made outside the API
-        return None
-
-
-def lobby_json(match: Match, user: Any) -> dict[str, Any]:
-    lobby = _lobby(match)
+def lobby_json(match: Match, info: LobbyInfo, rematch: str | None, user: Any) -> dict[str, Any]:
     mine = (
-        lobby is not None
+        info is not NO_LOBBY
         and user is not None
         and user.is_authenticated
-        and user.pk in (lobby.created_by_id, match.player0_id, match.player1_id)
+        and user.pk in (info.created_by_id, match.player0_id, match.player1_id)
     )
-    rematch = getattr(match, "rematch_lobby", None) if lobby is not None else None
     return {
-        "open_challenge": bool(lobby and lobby.open_challenge),
-        "invite_code": lobby.invite_code if mine else None,
-        "reserved_for": (
-            lobby.reserved_for.get_username() if lobby and lobby.reserved_for_id else None
-        ),
-        "rematch_of": str(lobby.rematch_of_id) if lobby and lobby.rematch_of_id else None,
-        "rematch": str(rematch.match_id) if rematch is not None else None,
-        "imported": bool(lobby and lobby.imported),
+        "open_challenge": info.open_challenge,
+        "invite_code": info.invite_code if mine else None,
+        "reserved_for": info.reserved_for,
+        "rematch_of": info.rematch_of,
+        "rematch": rematch,
+        "imported": info.imported,
     }
 
 
-def caller_actions(match: Match, view: MatchView, side: Side, user: Any) -> list[str]:
+def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> list[str]:
     """What the caller may do now, by endpoint name."""
     state = view.state
     if state is None:
@@ -229,10 +335,14 @@ def caller_actions(match: Match, view: MatchView, side: Side, user: Any) -> list
     if acting is not None and view.full and not state.is_over:
         actions += state.actions_for(acting)
     authenticated = user is not None and user.is_authenticated
-    if authenticated and not side.seats and not view.full and not state.is_over:
-        lobby = _lobby(match)
-        if lobby is not None and (lobby.open_challenge or lobby.reserved_for_id == user.pk):
-            actions.append("join")
+    if (
+        authenticated
+        and not side.seats
+        and not view.full
+        and not state.is_over
+        and (lobby.open_challenge or lobby.reserved_for_id == user.pk)
+    ):
+        actions.append("join")
     if side.seats and not state.is_over and view.moves == 0:
         actions.append("abort")
     if side.seats and state.is_over and state.ended_by != rules.EndedBy.ABORT:
@@ -257,8 +367,8 @@ def match_state(
 ) -> dict[str, Any]:
     """The whole state of a match from the caller's side (see the module docstring).
 
-    `match` gives the settings, the seated users and the lobby (select them related); the
-    rest comes from the replayed `view`."""
+    `match` (the plain row) gives the settings; the players come from the events and the
+    cached profiles, the lobby from its cache, the rest from the replayed `view`."""
     state = view.state
     assert state is not None
     side = side_for(view, user, seat)
@@ -290,14 +400,16 @@ def match_state(
             "ended_by": str(state.ended_by) if state.ended_by else None,
             "score": list(state.score),
         }
+    lobby = lobby_info(match)
+    rematch = rematch_of_match(match) if state.is_over else None
     return {
         "id": str(match.pk),
         "version": view.version,
         "status": status_of(view),
         "settings": settings_json(match),
-        "players": _players(match, view),
+        "players": _seat_players(view),
         "side": {"seat": me, "role": side.role, "seats": list(side.seats)},
-        "lobby": lobby_json(match, user),
+        "lobby": lobby_json(match, lobby, rematch, user),
         "game": state.game_number,
         "phase": str(state.phase),
         "board": board_json(position),
@@ -305,7 +417,7 @@ def match_state(
         "dice": state.dice.to_json() if state.dice is not None else None,
         "turn": _who(state.turn, side),
         "to_act": _who(state.to_act, side),
-        "actions": caller_actions(match, view, side, user),
+        "actions": caller_actions(view, side, user, lobby),
         "legal_plays": plays,
         "cube": {
             "value": state.cube,
@@ -371,13 +483,18 @@ def match_summary(match: Match, user: Any) -> dict[str, Any]:
         "id": str(match.pk),
         "status": match.status,
         "settings": settings_json(match),
-        "players": _players(match),
+        "players": _row_players(match),
         "score": [match.score0, match.score1],
         "to_act": match.turn,
         "winner": match.winner,
         "ended_by": match.ended_by or None,
         "version": match.version,
-        "lobby": lobby_json(match, user),
+        "lobby": lobby_json(
+            match,
+            _lobby_from_row(getattr(match, "lobby", None)),
+            str(rematch.match_id) if (rematch := getattr(match, "rematch_lobby", None)) else None,
+            user,
+        ),
         "created_at": match.created_at.isoformat(),
         "last_move_at": match.last_move_at.isoformat() if match.last_move_at else None,
     }

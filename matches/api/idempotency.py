@@ -51,11 +51,18 @@ def _replay(record: IdempotencyRecord, fp: str) -> Response:
     return Response(record.body, status=record.status_code, headers=headers)
 
 
-def run_write(request: Any, handler: Callable[[], Response]) -> Response:
-    """Run a write handler in one transaction, honouring an Idempotency-Key if one is sent."""
+def run_write(request: Any, handler: Callable[[], Response], *, atomic: bool = True) -> Response:
+    """Run a write handler, honouring an Idempotency-Key if one is sent.
+
+    With a key, the handler and the stored response share one transaction. Without one the
+    handler runs in a transaction of its own if `atomic` (several writes that belong
+    together); `atomic=False` is for a handler whose single service call is its own
+    transaction (then no savepoints are needed)."""
     key = request.headers.get(HEADER)
     user = request.user
     if key is None or not (user and user.is_authenticated):
+        if not atomic:
+            return handler()
         with transaction.atomic():
             return handler()
     key = key.strip()

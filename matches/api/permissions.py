@@ -18,7 +18,6 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from matches.errors import NotAPlayer
 from matches.models import Match
-from matches.selectors import RELATED
 
 from .errors import match_not_found
 
@@ -46,10 +45,10 @@ def can_read(match: Match, user: Any) -> bool:
 
 
 def load_match(match_id: Any) -> Match:
-    """The Match row with what a state needs (players, profiles, lobby); 404 if none."""
+    """The Match row (players and lobby come from `selectors`' caches); 404 if none."""
     try:
         pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
-        return Match.objects.select_related(*RELATED).get(pk=pk)
+        return Match.objects.get(pk=pk)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise match_not_found(match_id) from None
 
@@ -58,7 +57,7 @@ def readable_match(match_id: Any, user: Any) -> Match:
     """The match if the user may read it; 404 `match_not_found` otherwise."""
     try:
         pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
-        match = Match.objects.select_related(*RELATED).get(pk=pk)
+        match = Match.objects.get(pk=pk)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise match_not_found(match_id) from None
     if not can_read(match, user):

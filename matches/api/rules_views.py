@@ -97,7 +97,7 @@ class LegalPlaysView(APIView):
             {
                 "position_id": q["position_id"],
                 "dice": dice.to_json(),
-                "plays": selectors.plays_json(position, dice),
+                "plays": selectors.plays_json(position, dice, board=True),
             }
         )
 

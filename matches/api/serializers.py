@@ -405,6 +405,9 @@ class LegalPlaySerializer(serializers.Serializer):
     position_id = serializers.CharField(
         help_text="The position after the play, opponent on roll (as gnubg shows it)."
     )
+
+
+class RulesPlaySerializer(LegalPlaySerializer):
     board = BoardSerializer(help_text="The position after the play, from the mover's side.")
 
 
@@ -580,7 +583,7 @@ class NextStepsSerializer(serializers.Serializer):
 class RulesPlaysSerializer(serializers.Serializer):
     position_id = serializers.CharField()
     dice = serializers.ListField(child=serializers.IntegerField())
-    plays = LegalPlaySerializer(many=True)
+    plays = RulesPlaySerializer(many=True)
 
 
 class ImportedSerializer(serializers.Serializer):

@@ -124,8 +124,8 @@ def state_response(
     status: int = 200,
     seat: int | None = None,
 ) -> Response:
-    """The state as the response of a read or a write. `match` is the Match row (read with
-    `selectors.RELATED`), or its id when the seats or lobby just changed (re-read here)."""
+    """The state as the response of a read or a write. `match` is the Match row, or its id
+    when the seats just changed (then it is read again)."""
     if not isinstance(match, Match):
         match = load_match(match)
     body = selectors.match_state(match, view, user, seat=seat)
@@ -373,7 +373,8 @@ class CommandView(APIView):
     staff_may: bool = False
 
     def post(self, request: Request, match_id: str) -> Response:
-        return run_write(request, lambda: self.handle(request, match_id))
+        # One service call, itself one transaction: no outer transaction unless idempotent.
+        return run_write(request, lambda: self.handle(request, match_id), atomic=False)
 
     def handle(self, request: Request, match_id: str) -> Response:
         match = readable_match(match_id, request.user)
