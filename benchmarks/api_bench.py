@@ -1,0 +1,337 @@
+"""Speed of the REST API through a real HTTP server (a benchmark, not a test).
+
+    python benchmarks/api_bench.py [--games 64] [--seconds 30] [--workers 2] [--threads 4]
+
+Starts gunicorn (deploy/gunicorn.conf.py, `--workers` processes of `--threads` threads) on
+127.0.0.1 with PostgreSQL, signs up one guest per game, and plays `--games` hot-seat matches
+at once, one client thread per game with its own keep-alive connection: roll, then a random
+legal play taken from the roll's response, with the version it decided on (If-Match). A
+finished match is followed by a new one. After a short warm-up it measures for `--seconds`:
+
+- moves per second (accepted plays; each is one checker play of a whole turn);
+- requests per second and latency p50 / p90 / p99 per request kind and overall (from the
+  client's side: queueing in the server included);
+- errors (anything but 200/201; a 409 would mean two writers raced, which cannot happen here).
+
+Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
+PostgreSQL server (default postgres://postgres@127.0.0.1:5432/tavla_api_bench); the database
+is created when missing and migrated. gunicorn is stopped at the end (and on Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/tavla_api_bench"
+HOST = "127.0.0.1"
+
+
+def prepare_database(url: str) -> None:
+    """Create the database if it is missing and migrate it (in a subprocess)."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    db = environ.Env.db_url_config(url)
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        sys.exit(f"api_bench: DATABASE_URL must be PostgreSQL, got {db['ENGINE']}")
+    params = {
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+    }
+    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]])
+        if exists.fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db["NAME"])))
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=server_env(url),
+        check=True,
+    )
+
+
+def server_env(url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=url,
+        DEBUG="false",
+        SECRET_KEY="api-bench-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="WARNING",
+        # the benchmark measures the server, not the rate limits
+        API_THROTTLE_AUTH="1000000/min",
+        API_THROTTLE_CREATE="1000000/min",
+        API_THROTTLE_WRITE="1000000/min",
+        # no Celery broker is needed: hot-seat matches schedule no computer turns
+        DJANGO_SETTINGS_MODULE="tavla_project.settings",
+    )
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(url: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
+    env = server_env(url)
+    env.update(WEB_CONCURRENCY=str(workers), WEB_THREADS=str(threads))
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    server = subprocess.Popen(
+        [
+            str(gunicorn),
+            "tavla_project.wsgi",
+            "-c",
+            "deploy/gunicorn.conf.py",
+            "--bind",
+            f"{HOST}:{port}",
+            "--access-logfile",
+            "/dev/null",
+            "--keep-alive",
+            "30",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit("api_bench: gunicorn exited at start")
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return server
+        except OSError:
+            time.sleep(0.2)
+    stop_server(server)
+    sys.exit("api_bench: gunicorn did not answer /healthz within 30 s")
+
+
+def server_cpu_seconds(server: subprocess.Popen[bytes]) -> float:
+    """CPU time (user + system) of gunicorn's master and workers so far, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # after the name: state ppid pgrp ... utime(12) stime(13) (0-based from state)
+        if int(fields[2]) == server.pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(5)
+
+
+class Client:
+    """One keep-alive connection; records the latency of every request by kind."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=60)
+        self.headers = {"Content-Type": "application/json", "Connection": "keep-alive"}
+        if token:
+            self.headers["Authorization"] = f"Token {token}"
+
+    def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any, float]:
+        data = json.dumps(body).encode() if body is not None else None
+        t0 = time.perf_counter()
+        try:
+            self.conn.request(method, path, data, {**self.headers, **(headers or {})})
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+            raise
+        elapsed = time.perf_counter() - t0
+        return response.status, json.loads(raw) if raw else None, elapsed
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latency: dict[str, list[float]] = defaultdict(list)
+        self.errors: dict[str, int] = defaultdict(int)
+        self.moves = 0
+        self.matches_finished = 0
+        self.recording = False
+
+    def record(self, kind: str, status: int, elapsed: float) -> None:
+        if not self.recording:
+            return
+        with self.lock:
+            self.latency[kind].append(elapsed)
+            if status not in (200, 201):
+                self.errors[f"{kind} {status}"] += 1
+            elif kind == "play":
+                self.moves += 1
+
+
+def play_games(
+    port: int, token: str, seed: int, stats: Stats, stop: threading.Event, length: int
+) -> None:
+    """One client thread: hot-seat matches back to back until `stop` is set."""
+    rng = random.Random(seed)
+    client = Client(port, token)
+
+    def call(kind: str, method: str, path: str, body: Any = None, **headers: str) -> Any:
+        status, data, elapsed = client.call(method, path, body, headers or None)
+        stats.record(kind, status, elapsed)
+        return status, data
+
+    while not stop.is_set():
+        status, state = call(
+            "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
+        )
+        if status != 201:
+            time.sleep(0.5)
+            continue
+        path = f"/api/v1/matches/{state['id']}"
+        while not stop.is_set() and state["status"] == "active":
+            if_match = {"If-Match": f'"{state["version"]}"'}
+            actions = state["actions"]
+            if "play" in actions:
+                play = rng.choice(state["legal_plays"])
+                status, new = call(
+                    "play", "POST", f"{path}/play", {"play": play["notation"]}, **if_match
+                )
+            elif "roll" in actions:
+                status, new = call("roll", "POST", f"{path}/roll", {}, **if_match)
+            else:  # pragma: no cover - hot-seat: the one user always has something to do
+                status, new = call("state", "GET", path)
+            if status == 200:
+                state = new
+            else:
+                status, state = call("state", "GET", path)
+        if state["status"] == "finished":
+            with stats.lock:
+                stats.matches_finished += 1
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--length", type=int, default=3, help="points per match")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    seconds = min(args.seconds, 600.0)
+
+    prepare_database(url)
+    port = free_port()
+    server = start_server(url, port, args.workers, args.threads)
+    stats = Stats()
+    stop = threading.Event()
+    try:
+        tokens = []
+        signer = Client(port)
+        for _ in range(args.games):
+            status, body, _ = signer.call("POST", "/api/v1/auth/guest", {"display_name": "bench"})
+            assert status == 201, body
+            tokens.append(body["token"])
+        threads = [
+            threading.Thread(
+                target=play_games,
+                args=(port, token, i, stats, stop, args.length),
+                daemon=True,
+            )
+            for i, token in enumerate(tokens)
+        ]
+        for t in threads:
+            t.start()
+        time.sleep(args.warmup)
+        stats.recording = True
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        cpu0 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+        time.sleep(seconds)
+        stats.recording = False
+        elapsed = time.perf_counter() - t0
+        cpu1 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+        stop.set()
+        for t in threads:
+            t.join(30)
+    finally:
+        stop.set()
+        stop_server(server)
+
+    everything = [x for values in stats.latency.values() for x in values]
+    result: dict[str, Any] = {
+        "games": args.games,
+        "server": f"gunicorn {args.workers} workers x {args.threads} threads, PostgreSQL",
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_second": round(stats.moves / elapsed, 1),
+        "requests_per_second": round(len(everything) / elapsed, 1),
+        "matches_finished": stats.matches_finished,
+        "errors": dict(stats.errors),
+        "server_cpu_ms_per_request": round((cpu1[0] - cpu0[0]) * 1000 / max(len(everything), 1), 1),
+        "client_cpu_seconds": round(
+            cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 1
+        ),
+        "load_average_at_start": round(load, 2),
+        "latency_ms": {},
+    }
+    for kind, values in [*sorted(stats.latency.items()), ("all", everything)]:
+        if values:
+            result["latency_ms"][kind] = {
+                "n": len(values),
+                "p50": round(percentile(values, 50) * 1000, 1),
+                "p90": round(percentile(values, 90) * 1000, 1),
+                "p99": round(percentile(values, 99) * 1000, 1),
+                "mean": round(statistics.fmean(values) * 1000, 1),
+            }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(json.dumps(result, indent=2))
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
