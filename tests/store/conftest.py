@@ -6,7 +6,7 @@ Run them on your own PostgreSQL database, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ import pytest
 from matches import services, store
 from matches.models import Match
 
-from .helpers import Clock, DiceScript, Table, check_contract, opening
+from .helpers import Clock, DiceScript, NewTable, Table, check_contract, opening
 
 
 @pytest.fixture
@@ -36,9 +36,6 @@ def carol(django_user_model: Any) -> Any:
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
     return django_user_model.objects.create_user("admin", is_staff=True)
-
-
-NewTable = Callable[..., Table]
 
 
 @pytest.fixture

@@ -197,6 +197,9 @@ class Table:
         return self.accept(1 - loser)
 
 
+NewTable = Callable[..., Table]  # the `new_table` / `hotseat_table` fixtures
+
+
 def steps_of(play: Play) -> list[list[int]]:
     return [[s.frm, s.to] for s in play.steps]
 

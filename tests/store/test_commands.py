@@ -20,10 +20,10 @@ from matches import services
 from matches.errors import MatchFull, MatchNotFound, NotAPlayer, NotYourTurn, VersionConflict
 from matches.models import Match, MatchEvent
 
-from .conftest import NewTable
 from .helpers import (
     SITE_CLOCK,
     DiceScript,
+    NewTable,
     Policy,
     PureDriver,
     SeededDice,
@@ -640,16 +640,23 @@ def test_after_the_first_move_only_staff_or_the_system_may_abort(
     assert (other.row().status, other.events()[-1].actor_id) == ("aborted", None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IllegalAction,
-    reason="a match waiting for its opponent cannot be aborted: _command refuses every command "
-    "on a match that is not full ('has not started'), match_abort included (reported)",
-)
-def test_the_creator_may_abort_a_match_nobody_joined(new_table: NewTable, ana: Any) -> None:
+def test_a_match_nobody_joined_may_be_aborted_by_its_creator_or_staff(
+    new_table: NewTable, bob: Any, carol: Any, staff: Any
+) -> None:
     table = new_table(join=False)
-    table.abort(ana)
-    assert table.row().status == "aborted"
+    with pytest.raises(NotAPlayer):
+        table.abort(carol)
+    table.abort(table.users[0], reason="nobody came")
+    row = table.row()
+    assert (row.status, row.ended_by, row.winner, row.version) == ("aborted", "abort", None, 3)
+    assert row.started_at is None and row.finished_at == table.events()[-1].at
+    with pytest.raises(MatchFull):
+        services.match_join(match_id=table.match_id, user=bob, dice=DiceScript([(3, 1)]))
+    assert table.row().version == 3
+
+    other = new_table(join=False)
+    other.abort(staff)
+    assert other.row().status == "aborted"
 
 
 @pytest.mark.parametrize("how", ["aborted", "timed_out"])

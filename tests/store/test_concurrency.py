@@ -22,8 +22,7 @@ from matches.errors import VersionConflict
 from matches.events import Rolled
 from matches.models import Match
 
-from .conftest import NewTable
-from .helpers import Table, check_stream, steps_of
+from .helpers import NewTable, Table, check_stream, steps_of
 
 THREADS = 50
 

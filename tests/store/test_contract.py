@@ -23,10 +23,10 @@ from matches.events import MatchCreated, Moved, OpeningRolled, PlayerJoined, Rol
 from matches.models import Match, MatchEvent
 from matches.replay import MatchView, ReplayError, StoredEvent, replay
 
-from .conftest import NewTable
 from .helpers import (
     SITE_CLOCK,
     T0,
+    NewTable,
     Policy,
     SeededDice,
     StoreDriver,
