@@ -86,7 +86,7 @@ def play_json(play: Play, *, board: bool = False) -> dict[str, Any]:
     gnubg Position ID with the opponent on roll (as gnubg shows it); with `board`, also that
     position from the mover's side (the stateless rules service gives it; a match state
     leaves it out: a roll can have a hundred plays and the next state has the board)."""
-    out = {
+    out: dict[str, Any] = {
         "notation": play.notation,
         "steps": [step_json(s) for s in play.steps],
         "position_id": position_id(play.result.flipped()),
@@ -358,8 +358,8 @@ def status_of(view: MatchView) -> str:
     state = view.state
     if state is not None and state.is_over:
         aborted = state.ended_by == rules.EndedBy.ABORT
-        return Match.Status.ABORTED if aborted else Match.Status.FINISHED
-    return Match.Status.ACTIVE if view.full else Match.Status.WAITING
+        return str(Match.Status.ABORTED if aborted else Match.Status.FINISHED)
+    return str(Match.Status.ACTIVE if view.full else Match.Status.WAITING)
 
 
 def match_state(

@@ -36,7 +36,7 @@ MAX_ACTIONS = 64  # per task run: a turn is at most roll + play, a few more arou
 def computer_seat(view: MatchView) -> int | None:
     """The seat the site's computer plays in a match against the computer, or None."""
     created = view.created
-    if created is None or created.mode != Match.Mode.COMPUTER:
+    if created is None or created.mode != str(Match.Mode.COMPUTER):
         return None
     user = services.computer_user(created.computer_level or bots.DEFAULT_LEVEL)
     seats = view.seats_of(user.pk)

@@ -103,6 +103,7 @@ def error_body(code: str, message: str, detail: Any = None) -> dict[str, Any]:
 def error_response(exc: Exception) -> Response | None:
     """The JSON response for a known exception, or None for an unexpected one (a 500)."""
     headers: dict[str, str] = {}
+    detail: Any = None
     if isinstance(exc, ApiError):
         return Response(error_body(exc.code, exc.message, exc.extra), status=exc.status_code)
     if isinstance(exc, RulesError):
@@ -131,7 +132,6 @@ def error_response(exc: Exception) -> Response | None:
         code = str(exc.default_code)
         if code not in ERRORS:
             code = "invalid_request" if exc.status_code == 400 else "permission_denied"
-        detail: Any = None
         auth_header = getattr(exc, "auth_header", None)
         if auth_header:
             headers["WWW-Authenticate"] = auth_header

@@ -14,21 +14,12 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import BasePermission
 
 from matches.errors import NotAPlayer
 from matches.models import Match
 
 from .errors import match_not_found
-
-
-class ReadAnyoneWriteAuthenticated(BasePermission):
-    """Safe methods for everyone; anything else needs an authenticated user."""
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        return request.method in SAFE_METHODS or bool(
-            request.user and request.user.is_authenticated
-        )
 
 
 class Authenticated(BasePermission):

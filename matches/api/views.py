@@ -34,7 +34,7 @@ from games.rules.match import Phase
 from games.rules.notation import parse_moves
 from games.rules.plays import Step
 from matches import selectors, services
-from matches.errors import MatchFull, NotAPlayer, VersionConflict
+from matches.errors import MatchFull, VersionConflict
 from matches.exporting import match_to_mat
 from matches.importing import import_mat
 from matches.models import Match
@@ -48,7 +48,6 @@ from .idempotency import run_write
 from .models import MatchLobby, PlayerProfile, new_invite_code
 from .permissions import (
     Authenticated,
-    ReadAnyoneWriteAuthenticated,
     check_can_act,
     is_seated,
     load_match,
@@ -964,4 +963,3 @@ __all__ = [
     "RollView",
     "TakeView",
 ]
-_unused = (NotAPlayer, ReadAnyoneWriteAuthenticated)
