@@ -9,6 +9,7 @@ transaction: a file either imports whole or leaves nothing behind.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
@@ -61,7 +62,7 @@ def import_mat(text: str) -> Imported:
 
 def _drive(view: MatchView, action: rules.Action, dice: ScriptedDice) -> MatchView:
     """Send one recorded action through the matching command, as the system actor."""
-    common = {"match_id": view.match_id, "user": None, "dice": dice, "hint": view}
+    common: dict[str, Any] = {"match_id": view.match_id, "user": None, "dice": dice, "hint": view}
     match action:
         case rules.OpeningRoll() | rules.Move(steps=()):
             return view  # recorded by the server on its own
