@@ -254,3 +254,60 @@ class PlayerSuspension(models.Model):
     @property
     def active(self) -> bool:
         return self.lifted_at is None
+
+
+class MatchClock(models.Model):
+    """When to look at a clocked online match again (matches/clock_tasks.py).
+
+    Not the truth (the events are; the sweeper always asks the replayed clock): an index of
+    the current deadline, written by the command path under the Match row's lock, so the
+    clock sweeper finds overdue matches with one indexed query instead of replaying them all.
+    """
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="clock_watch"
+    )
+    active = models.BooleanField(default=True, help_text="The match is still being played.")
+    version = models.PositiveIntegerField(help_text="The match version the deadline is for.")
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = (
+            models.Index(
+                fields=["deadline"], condition=Q(active=True), name="matchclock_active_deadline"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"clock of {self.match_id} at v{self.version}: {self.deadline}"
+
+
+class MatchPresence(models.Model):
+    """When a seated player of a clocked online match was last seen (matches/presence.py).
+
+    One row per seat, created when the match starts (both seats seen then) and moved forward
+    with a plain UPDATE by every authenticated request of that player on the match.
+    """
+
+    # No indexes of their own: the (match, seat) and (match, user) indexes serve the lookups.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="presence", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    last_seen = models.DateTimeField()
+    grace = models.DurationField(help_text="The clock's reconnect time.")
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["match", "seat"], name="matchpresence_match_seat"),
+        )
+        indexes = (
+            models.Index(fields=["match", "user"], name="matchpresence_match_user"),
+            models.Index(fields=["last_seen"], name="matchpresence_last_seen"),
+        )
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.match_id} seen {self.last_seen}"

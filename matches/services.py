@@ -23,6 +23,7 @@ from games.rules.clock import ClockSettings
 from games.rules.dice import Dice
 from games.rules.errors import IllegalAction
 
+from . import clock_tasks
 from .dice import SECRET_DICE, DiceSource
 from .errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
 from .events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
@@ -135,7 +136,9 @@ def match_join(
         if user is not None:
             setattr(match, f"player{chosen}", user)
         events: list[Event] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
-        return append(match, view, events, actor_id=_id(user), at=now)
+        view = append(match, view, events, actor_id=_id(user), at=now)
+        clock_tasks.after_command(view, now)  # clocked online matches: deadline task, presence
+        return view
 
 
 def match_roll(
@@ -261,6 +264,7 @@ def _command(
                 events.append(event_for_action(action))
             events += _follow_ups(state, view.full, dice)
             view = append(match, view, events, actor_id=_id(user), at=now)
+        clock_tasks.after_command(view, now)  # clocked online matches: the deadline's task
     if late is not None:
         raise OutOfTime(late)
     return view

@@ -223,3 +223,29 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("CELERY_HEARTBEAT_SECONDS", default=60.0),
     },
 }
+
+# --- Clocks (matches/clock_tasks.py; README "Clocks") -------------------------------------------
+# The sweeper is the safety net behind the per-deadline tasks: a lost task, a restarted worker
+# or a broker outage delays a timeout by at most about this much after things work again.
+TAVLA_CLOCK_SWEEP_SECONDS = env.float("TAVLA_CLOCK_SWEEP_SECONDS", default=5.0)
+# Brokers without a visibility timeout (filesystem, AMQP): how far ahead a deadline task may
+# be scheduled. With Redis/SQS the limit is 0.9 x CELERY_VISIBILITY_TIMEOUT instead.
+TAVLA_CLOCK_MAX_ETA = env.float("TAVLA_CLOCK_MAX_ETA", default=3000.0)
+# Tests only: hold each timeout's transaction open this many seconds before it commits, so a
+# test can SIGKILL the worker in the middle of the task (tests/clock/test_worker_clock.py).
+TAVLA_CLOCK_TEST_PAUSE = env.float("TAVLA_CLOCK_TEST_PAUSE", default=0.0)
+CELERY_BEAT_SCHEDULE["clock-sweeper"] = {
+    "task": "matches.sweep_clocks",
+    "schedule": TAVLA_CLOCK_SWEEP_SECONDS,
+    # A sweep nobody ran in time is dropped (the next one does the same work): after an
+    # outage the queue does not fill with stale sweeps.
+    "options": {"expires": max(TAVLA_CLOCK_SWEEP_SECONDS * 3, 10.0)},
+}
+# CELERY_CLOCK_QUEUE: give the clock its own queue (run a worker with `-Q <name>` for it), so
+# computer turns or other work never delay a timeout. Empty: the default queue.
+_clock_queue = env.str("CELERY_CLOCK_QUEUE", default="")
+if _clock_queue:
+    CELERY_TASK_ROUTES = {
+        "matches.enforce_clock": {"queue": _clock_queue},
+        "matches.sweep_clocks": {"queue": _clock_queue},
+    }
