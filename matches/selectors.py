@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from threading import Lock
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from games.rules import match as rules
 from games.rules.dice import Dice
@@ -437,7 +439,7 @@ def match_state(
             "length": s.length,
         },
         "resignation": resignation,
-        "clock": None,
+        "clock": clock_json(view, side),
         "result": result,
         "games": [
             {
@@ -455,6 +457,29 @@ def match_state(
         "created_at": view.created_at.isoformat() if view.created_at else None,
         "started_at": view.started_at.isoformat() if view.started_at else None,
         "finished_at": view.finished_at.isoformat() if view.finished_at else None,
+    }
+
+
+def clock_json(view: MatchView, side: Side, now: datetime | None = None) -> dict[str, Any] | None:
+    """The clock from the caller's side (README "Clocks"): each side's delay left in the
+    running move and reserve left, whose move runs and its deadline, the reconnect grace."""
+    clock = view.clock
+    if clock is None:
+        return None
+    now = now or timezone.now()
+    state = view.state
+    playing = state is not None and not state.is_over and view.full
+    left = clock.remaining(now)
+    deadline = clock.deadline() if playing else None
+    return {
+        "settings": clock.settings.to_json(),
+        "running": _who(clock.running, side) if playing else None,
+        "deadline": deadline.isoformat() if deadline else None,
+        "you": left[side.seat],
+        "opponent": left[1 - side.seat],
+        "seats": left,
+        "reconnect": clock.settings.reconnect,
+        "now": now.isoformat(),
     }
 
 

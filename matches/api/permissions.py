@@ -7,6 +7,8 @@
   Anyone else gets 403 `not_a_player` and nothing is written. (The services check the seat
   again inside the transaction: this is the early, cheap refusal.)
 - Every write needs a token (401 `not_authenticated` otherwise).
+- Every request of a seated player on a clocked online match marks him connected
+  (matches/presence.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from uuid import UUID
 
 from rest_framework.permissions import BasePermission
 
+from matches import presence
 from matches.errors import NotAPlayer
 from matches.models import Match
 
@@ -53,6 +56,7 @@ def readable_match(match_id: Any, user: Any) -> Match:
         raise match_not_found(match_id) from None
     if not can_read(match, user):
         raise match_not_found(match_id)
+    presence.touch(match, user)  # a seated player's request: he is connected (README Clocks)
     return match
 
 

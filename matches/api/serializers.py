@@ -536,7 +536,13 @@ class MatchStateSerializer(serializers.Serializer):
     crawford = CrawfordSerializer()
     score = ScoreSerializer()
     resignation = ResignationSerializer(allow_null=True)
-    clock = serializers.JSONField(allow_null=True, help_text="Clocks (issue 5); null for now.")
+    clock = serializers.JSONField(
+        allow_null=True,
+        help_text="Online matches with a clock (README Clocks): settings; running (whose move"
+        " runs); deadline (ISO time the running move is lost on time); you/opponent/seats:"
+        " {delay, reserve} seconds left now; reconnect (grace in seconds); now (server time)."
+        " null without a clock.",
+    )
     result = ResultSerializer(allow_null=True)
     games = GameResultSerializer(many=True)
     gnubg = GnubgSerializer()

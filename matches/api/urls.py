@@ -36,6 +36,7 @@ urlpatterns = [
     path(f"{M}/reject", views.RejectView.as_view(), name="reject"),
     path(f"{M}/legal-next-steps", views.NextStepsView.as_view(), name="legal-next-steps"),
     path(f"{M}/events", views.EventsView.as_view(), name="events"),
+    path(f"{M}/heartbeat", views.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", views.ExportView.as_view(), name="export"),
     # stateless rules
     path("rules/legal-plays", rules_views.LegalPlaysView.as_view(), name="legal-plays"),

@@ -33,7 +33,7 @@ from games.rules.errors import IllegalAction, InvalidMatchFile, RulesError
 from games.rules.match import Phase
 from games.rules.notation import parse_moves
 from games.rules.plays import Step
-from matches import selectors, services
+from matches import presence, selectors, services
 from matches.errors import MatchFull, VersionConflict
 from matches.exporting import match_to_mat
 from matches.importing import import_mat
@@ -793,9 +793,13 @@ class EventsView(APIView):
         pause = 0.05
         # Poll the version (one indexed row, autocommit: no transaction is held) with a short,
         # growing pause, until something arrives or the wait is over.
+        touched, refresh = time.monotonic(), presence.refresh_every(match)
         while not events and time.monotonic() < deadline:
             time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
             pause = min(pause * 1.5, 0.5)
+            if time.monotonic() - touched >= refresh:  # still waiting: still connected
+                touched = time.monotonic()
+                presence.touch(match, request.user)
             if Match.objects.filter(pk=match.pk, version__gt=after).exists():
                 events = stored_events(match.pk, after)
         version = events[-1].seq if events else max(after, match.version)
@@ -813,6 +817,30 @@ class EventsView(APIView):
                 ],
             }
         )
+
+
+class HeartbeatView(APIView):
+    permission_classes = (Authenticated,)
+
+    @extend_schema(
+        tags=["play"],
+        operation_id="matches_heartbeat",
+        summary="Say you are still connected to a match",
+        description="A seated player of an online match with a clock who makes no request on"
+        " the match (state, events long-poll, an action, or this) for longer than the clock's"
+        " `reconnect` seconds loses the match by forfeit. Clients that do not long-poll send"
+        " this every few seconds. Nothing is written to the match's history.",
+        request=None,
+        parameters=[MATCH_ID],
+        responses={
+            204: OpenApiResponse(description="Seen."),
+            **errors("match_not_found", "not_a_player", *AUTH),
+        },
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        match = readable_match(match_id, request.user)  # touches the player's presence
+        check_can_act(match, request.user)
+        return Response(status=204)
 
 
 class MatRenderer(renderers.BaseRenderer):

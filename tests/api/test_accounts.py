@@ -104,7 +104,8 @@ def test_custom_clock_is_stored() -> None:
     ana = signup("ana")
     clock = {"delay": 5, "reserve": 30, "max_move": 20, "reconnect": 10}
     state = create(ana, mode="online", length=1, clock=clock)
-    assert state["settings"]["clock"] == clock and state["clock"] is None
+    assert state["settings"]["clock"] == clock
+    assert state["clock"]["deadline"] is None and state["clock"]["running"] is None  # waiting
     assert create(ana, mode="online", length=1, clock="none")["settings"]["clock"] is None
     assert create(ana, mode="computer", length=1)["settings"]["clock"] is None
 

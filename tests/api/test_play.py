@@ -37,7 +37,7 @@ def test_online_match_between_two_players_with_cube(make_player) -> None:
         "max_move": 60,
         "reconnect": 60,
     }
-    assert created["clock"] is None
+    assert created["clock"]["deadline"] is None  # the clock runs from the opening roll
     assert created["actions"] == ["abort"]
     assert created["lobby"]["invite_code"]
     # the challenge is listed; ben accepts it
