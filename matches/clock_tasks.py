@@ -160,6 +160,9 @@ def _test_pause() -> None:
     open before it commits, so a test can kill the worker in the middle of the task."""
     pause = float(getattr(settings, "TAVLA_CLOCK_TEST_PAUSE", 0) or 0)
     if pause > 0:
+        task = current_app.current_task
+        task_id = task.request.id if task is not None else None
+        logger.warning("TAVLA_CLOCK_TEST_PAUSE: task %s holds the timeout open", task_id)
         time.sleep(pause)
 
 

@@ -202,6 +202,14 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     }
+    # Redis: how often a worker looks for unacknowledged tasks older than the visibility
+    # timeout (a killed worker's) to deliver again. kombu's default is every ~100 s; the clock
+    # tests shorten it (the clock's sweeper does not depend on it).
+    if env.str("CELERY_UNACKED_RESTORE_INTERVAL", default=""):
+        CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] = env.float(
+            "CELERY_UNACKED_RESTORE_INTERVAL"
+        )
+        CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_throttle"] = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=None)
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
