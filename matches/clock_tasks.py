@@ -115,7 +115,11 @@ def send_enforce(match_id: str, version: int, deadline: datetime) -> bool:
     now = timezone.now()
     eta = min(deadline + ETA_MARGIN, now + timedelta(seconds=max_eta()))
     try:
-        enforce_clock.apply_async((match_id, version), eta=eta, retry=False)
+        with current_app.pool.acquire(block=True, timeout=2) as conn:
+            # One quick attempt: a broker that is down must not hold the player's response
+            # (kombu would otherwise keep retrying the connection for seconds).
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+            enforce_clock.apply_async((match_id, version), eta=eta, retry=False, connection=conn)
     except Exception:
         logger.warning("clock task of match %s not sent: the sweeper will catch it", match_id)
         return False
@@ -144,6 +148,7 @@ def time_out(view: MatchView, seat: int, now: datetime) -> str:
     """Write the timeout through the command path, once: a second writer is refused."""
     try:
         with transaction.atomic():
+            assert view.match_id is not None
             services.match_timeout(
                 match_id=view.match_id, seat=seat, expected_version=view.version, now=now
             )
