@@ -254,6 +254,8 @@ def test_roll_refusals_spend_no_dice_and_store_nothing(
         table.call(services.match_roll, None, user=carol)
     with pytest.raises(NotAPlayer):
         table.call(services.match_roll, None, user=staff)
+    with pytest.raises(NotAPlayer, match="seat 1"):
+        table.call(services.match_roll, None, user=table.users[0], seat=1)
     table.play(0, "8/5 6/5")
     with pytest.raises(WRONG_TURN, match="not your turn"):
         table.roll(0)
@@ -959,3 +961,18 @@ def test_a_random_match_through_the_store_equals_the_rules_alone(
     if length:
         assert max(table.state.score) >= length
         assert table.row().status == "finished"
+
+
+# -- dice sources ---------------------------------------------------------------------------------
+
+
+def test_dice_sources() -> None:
+    from matches.dice import SECRET_DICE, ScriptedDice
+
+    rolls = [SECRET_DICE.roll() for _ in range(200)]
+    assert {d.high for d in rolls} <= set(range(1, 7)) and len({str(d) for d in rolls}) > 10
+    assert all(1 <= die <= 6 for _ in range(50) for die in SECRET_DICE.opening())
+    script = ScriptedDice([(3, 1), (6, 6)])
+    assert (script.opening(), str(script.roll()), script.left) == ((3, 1), "66", 0)
+    with pytest.raises(LookupError, match="ran out"):
+        script.roll()

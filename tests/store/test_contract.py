@@ -19,6 +19,7 @@ from games.rules import match as rules
 from games.rules.errors import IllegalAction, IllegalPlay
 from games.rules.plays import Step
 from matches import store
+from matches.errors import OutOfTime
 from matches.events import MatchCreated, Moved, OpeningRolled, PlayerJoined, Rolled
 from matches.models import Match, MatchEvent
 from matches.replay import MatchView, ReplayError, StoredEvent, replay
@@ -212,6 +213,43 @@ def test_a_view_from_beyond_the_committed_version_is_thrown_away(new_table: NewT
     assert cached(table.match_id) == store.load_view(table.match_id, cached=False)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_late_move_is_refused_but_its_timeout_is_committed_and_cached(
+    new_table: NewTable,
+) -> None:
+    """The command raises OutOfTime after its transaction committed the timeout: the cache
+    follows the commit, not the exception."""
+    table = new_table(first=0, length=3, clock=SITE_CLOCK)
+    head = table.row().version
+    table.clock.now += dt.timedelta(seconds=61)
+    with pytest.raises(OutOfTime) as caught:
+        table.play(0, "8/5 6/5")
+    assert caught.value.seat == 0
+    assert table.types(head) == ["timed_out"]
+    row = table.row()
+    assert (row.status, row.winner, row.ended_by, row.version) == (
+        "finished",
+        1,
+        "timeout",
+        head + 1,
+    )
+    warm = cached(table.match_id)
+    assert warm is not None and warm == store.load_view(table.match_id, cached=False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cache_keeps_the_latest_views_only(
+    new_table: NewTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "_CACHE_SIZE", 2)
+    store.forget()
+    tables = [new_table(first=0) for _ in range(3)]
+    assert [cached(t.match_id) is not None for t in tables] == [False, True, True]
+    for table in tables:
+        assert store.load_view(table.match_id) == store.load_view(table.match_id, cached=False)
+    assert [cached(t.match_id) is not None for t in tables] == [False, True, True]
+
+
 # -- replay itself (no database) ----------------------------------------------------------------
 
 
@@ -244,6 +282,14 @@ def test_replay_checks_seq_continuity() -> None:
         replay(duplicate)
     with pytest.raises(ReplayError):
         replay(BASIC[2:], replay(BASIC[:3]))  # seq 3 again after version 3
+
+
+def test_replay_refuses_a_stream_it_cannot_read() -> None:
+    with pytest.raises(ReplayError, match="nothing to apply to"):
+        replay(stream(OpeningRolled(3, 1)))  # no match_created first
+    future = StoredEvent(1, "match_created", {**BASIC[0].payload, "v": 2}, None, T0)
+    with pytest.raises(ValueError, match="schema version 2"):
+        replay([future])
 
 
 def test_replay_trusts_the_events_it_is_given() -> None:

@@ -380,3 +380,13 @@ def test_a_game_resigned_before_its_first_move_exports_and_imports_again(
     table.end_game_by_resign(1, 2)  # and resigns at once: 3-0
     again = import_mat(match_to_mat(table.match_id))
     assert results(again.match_id) == results(table.match_id)
+
+
+@pytest.mark.django_db
+def test_exporting_a_match_that_does_not_exist() -> None:
+    import uuid
+
+    from matches.errors import MatchNotFound
+
+    with pytest.raises(MatchNotFound):
+        match_to_mat(uuid.uuid4())
