@@ -59,6 +59,10 @@ ERRORS: dict[str, tuple[int, str]] = {
     # the rules
     "illegal_play": (422, "The play is not legal; `detail.reason` says which rule it breaks."),
     "illegal_action": (422, "That action is not allowed now (e.g. doubling after rolling)."),
+    "out_of_time": (
+        422,
+        "Your time ran out before this arrived: the match is lost on time (README Clocks).",
+    ),
     "rules_error": (422, "The rules do not allow this."),
     "idempotency_key_reused": (
         422,

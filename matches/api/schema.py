@@ -54,6 +54,7 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         "You cannot double now: you have rolled, play your dice.",
         {"reason": "you cannot double now: you have rolled, play your dice"},
     ),
+    "out_of_time": ("Time ran out for seat 0: the match is lost on time.", None),
     "rules_error": ("The rules do not allow this.", None),
     "idempotency_key_reused": (
         "This Idempotency-Key was already used for a different request: use a new key.",

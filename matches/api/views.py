@@ -425,7 +425,7 @@ def _command(
         + " Returns the new state. Only a player seated in the match may do this.",
         request=input_serializer,
         parameters=[MATCH_ID, *WRITE_HEADERS],
-        responses={200: STATE_200, **errors(*WRITE, *rules_errors)},
+        responses={200: STATE_200, **errors(*WRITE, *rules_errors, "out_of_time")},
         examples=examples,
     )(post)
     return View

@@ -146,3 +146,17 @@ def test_the_state_shows_the_clock_and_requests_touch_presence(
     r = client.post(f"/api/v1/matches/{match_id}/heartbeat")
     assert r.status_code == 204
     assert presence.last_seen(match_id)[1] >= before
+
+
+@pytest.mark.django_db
+def test_a_late_move_over_http_is_refused_as_out_of_time(players: tuple[Any, Any]) -> None:
+    from rest_framework.authtoken.models import Token
+
+    ana, _ = players
+    match_id = start(players, SHORT)  # started at T0, long ago: ana's time is up
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ana).key}")
+    r = client.post(f"/api/v1/matches/{match_id}/play", {"play": "8/5 6/5"}, format="json")
+    assert r.status_code == 422 and r.json()["code"] == "out_of_time", r.content
+    match = Match.objects.get(pk=match_id)
+    assert (match.status, match.winner, match.ended_by) == ("finished", 1, "timeout")
