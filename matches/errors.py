@@ -1,5 +1,8 @@
 """Errors of the match store. The API maps each to an HTTP status with a stable code."""
 
+# The rules decide whose turn it is; the store's callers may catch it from here too.
+from games.rules.errors import NotYourTurn  # noqa: F401
+
 
 class StoreError(Exception):
     """Base class of everything the match store refuses."""
@@ -24,10 +27,6 @@ class NotAPlayer(StoreError):
     """The user has no seat in the match (spectators read, they do not act)."""
 
     code = "not_a_player"
-
-
-class NotYourTurn(StoreError):
-    code = "not_your_turn"
 
 
 class MatchFull(StoreError):

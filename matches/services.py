@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -113,6 +114,7 @@ def match_join(
     user: Any,
     seat: int | None = None,
     name: str | None = None,
+    expected_version: int | None = None,
     now: datetime | None = None,
     dice: DiceSource = SECRET_DICE,
 ) -> MatchView:
@@ -124,6 +126,8 @@ def match_join(
     with transaction.atomic():
         match = _lock(match_id)
         view = load_view(match.pk, version=match.version)
+        if expected_version is not None and expected_version != view.version:
+            raise VersionConflict(view.version, expected_version)
         free = [i for i, s in enumerate(view.seats) if s is None]
         if not free or view.state is None or view.state.is_over:
             raise MatchFull("this match already has two players")
@@ -154,8 +158,7 @@ def match_play(*, match_id: UUID, user: Any, play: str | list[Any], **kw: Any) -
 
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
         state = _state(view)
-        if state.phase == rules.Phase.PLAY and state.to_act != seat:
-            raise IllegalAction("it is not your turn to move")
+        rules.check_turn(state, rules.Phase.PLAY, seat, "move")
         return [rules.Move(seat, rules.play_for(state, play).steps)]
 
     return _command(match_id, user, decide, **kw)
@@ -330,7 +333,7 @@ def _state(view: MatchView) -> rules.MatchState:
 def _lock(match_id: UUID) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise MatchNotFound(match_id) from None
 
 

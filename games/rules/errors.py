@@ -42,6 +42,12 @@ class IllegalAction(RulesError):
     code = "illegal_action"
 
 
+class NotYourTurn(IllegalAction):
+    """The action is allowed now, but to the other player."""
+
+    code = "not_your_turn"
+
+
 class InvalidId(RulesError):
     """A gnubg Position ID or Match ID that does not decode."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .dice import Dice
-from .errors import IllegalAction, RulesError
+from .errors import IllegalAction, NotYourTurn, RulesError
 from .gnubgid import GameState, MatchId, match_id, position_id
 from .plays import Play, Step, legal_plays
 from .position import Position
@@ -304,7 +304,7 @@ def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchStat
         case OpeningRoll():
             return _opening_roll(state, action)
         case Roll():
-            _expect(state, Phase.ROLL, action.player, "roll")
+            check_turn(state, Phase.ROLL, action.player, "roll")
             return replace(state, phase=Phase.PLAY, dice=action.dice)
         case Move():
             return _move(state, action, check)
@@ -371,7 +371,7 @@ def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
 
 
 def _move(state: MatchState, action: Move, check: bool) -> MatchState:
-    _expect(state, Phase.PLAY, action.player, "move")
+    check_turn(state, Phase.PLAY, action.player, "move")
     assert state.dice is not None
     me = action.player
     view = state.position_for(me)
@@ -455,11 +455,18 @@ def _lose_match(state: MatchState, action: LoseMatch) -> MatchState:
     )
 
 
-def _expect(state: MatchState, phase: Phase, player: int, what: str) -> None:
-    if state.phase != phase:
-        raise IllegalAction(_phase_problem(state, what))
-    if state.turn != player:
-        raise IllegalAction(f"it is not your turn to {what}")
+def check_turn(state: MatchState, phase: Phase, player: int, what: str) -> None:
+    """Raise unless `player` may `what` now: NotYourTurn when it is the other player's to do,
+    IllegalAction saying what must happen first when he is the one to act."""
+    if state.phase == phase and state.turn == player:
+        return
+    if state.phase == Phase.OVER:
+        raise IllegalAction("the match is over")
+    if state.turn is not None and (
+        state.phase == phase or player not in (state.turn, state.to_act)
+    ):
+        raise NotYourTurn(f"it is not your turn to {what}")
+    raise IllegalAction(_phase_problem(state, what))
 
 
 def _expect_answer(state: MatchState, phase: Phase, player: int, what: str) -> None:
@@ -516,6 +523,7 @@ __all__ = [
     "Starter",
     "Take",
     "apply",
+    "check_turn",
     "play_for",
     "replay",
 ]

@@ -127,10 +127,11 @@ def test_a_player_cannot_act_for_the_other_seat(active) -> None:
     waiting = ben if state["turn"]["who"] == "you" else ana
     before = _snapshot(match_id)
     r = waiting.post(f"/matches/{match_id}/play", {"play": "24/18 13/11"})
-    assert r.status_code == 422 and r.json()["code"] == "illegal_action"
+    assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
+    refusals = {409: "not_your_turn", 422: "illegal_action"}
     for action in ("roll", "double", "resign", "take", "accept"):
         r = waiting.post(f"/matches/{match_id}/{action}", {})
-        assert r.status_code == 422, (action, r.content)
+        assert refusals.get(r.status_code) == r.json()["code"], (action, r.content)
     assert _snapshot(match_id) == before
 
 

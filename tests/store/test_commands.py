@@ -10,7 +10,6 @@ import uuid
 from typing import Any
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from games.rules import match as rules
 from games.rules.errors import IllegalAction, IllegalPlay, InvalidNotation, RulesError
@@ -213,11 +212,6 @@ def test_a_named_player_without_an_account_can_be_seated(ana: Any) -> None:
     assert Match.objects.get(pk=view.match_id).status == "active"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="match_join takes no expected_version, unlike the other commands (reported)",
-)
 def test_join_honours_expected_version(new_table: NewTable, bob: Any) -> None:
     table = new_table(join=False)
     with pytest.raises(VersionConflict):
@@ -285,23 +279,11 @@ def test_commands_on_a_missing_match(ana: Any) -> None:
         services.match_play(match_id=uuid.uuid4(), user=ana, play="8/5 6/5")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValidationError,
-    reason="services._lock catches ValueError/TypeError for a malformed id, but Django raises "
-    "ValidationError for a string that is not a UUID (reported)",
-)
 def test_a_malformed_match_id_is_not_found(ana: Any) -> None:
     with pytest.raises(MatchNotFound):
         services.match_roll(match_id="not-a-uuid", user=ana)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the refusal names another problem: the phase is judged before the player "
-    "(rules._expect) and match_play asks play_for before the rules (reported)",
-)
 @pytest.mark.parametrize(
     ("case", "reason"),
     [
@@ -368,7 +350,7 @@ def test_play_refusals_say_why(new_table: NewTable, carol: Any) -> None:
         table.call(services.match_play, None, user=carol, play="8/5 6/5")
     assert table.row().version == version
     table.play(0, "8/5 6/5")
-    with pytest.raises(IllegalAction, match="roll first"):
+    with pytest.raises(IllegalAction, match="roll the dice first"):
         table.play(1, "24/21 24/23")
     assert table.row().version == version + 1
 
