@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Player
+from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
 
 LEVELS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
 }
 """Level name -> a factory of its player, weakest first."""
 
@@ -33,4 +35,12 @@ def player_for(level: str) -> Player:
     return factory()
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Player", "RandomPlayer", "levels", "player_for"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "levels",
+    "player_for",
+]
