@@ -1,0 +1,174 @@
+"""A small neural-network evaluator (numpy): the basis of the strong levels.
+
+`Network` is a multilayer perceptron, one sigmoid hidden layer and five sigmoid outputs, the
+probabilities for the player who has just moved (the opponent on roll):
+
+    0 win, 1 win a gammon or better, 2 win a backgammon, 3 lose a gammon or worse, 4 lose a bg
+
+(the cumulative gnubg convention: output 1 <= output 0, and so on). `Evaluator` holds one
+network for contact positions and one for races and picks by the position; `NetworkPlayer`
+plays the legal play whose result has the highest cubeless equity, optionally with noise
+(the weaker network levels). Weights are saved as a small .npz file; training is
+games/bots/td_train.py.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+
+from games.rules.dice import Dice
+from games.rules.plays import Play
+from games.rules.position import Position
+
+from .base import Player
+from .features import FEATURES, encode_many
+
+OUTPUTS = 5
+WIN, WIN_GAMMON, WIN_BG, LOSE_GAMMON, LOSE_BG = range(OUTPUTS)
+
+FLIP_ORDER = np.array([WIN, LOSE_GAMMON, LOSE_BG, WIN_GAMMON, WIN_BG])
+FLIP_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0])
+FLIP_SHIFT = np.array([1.0, 0.0, 0.0, 0.0, 0.0])
+"""`flip(v) = FLIP_SHIFT + FLIP_SIGN * v[FLIP_ORDER]`: the same probabilities for the other
+player (his win is our loss, his gammons are ours lost); flip(flip(v)) == v."""
+
+
+def flip(outputs: np.ndarray) -> np.ndarray:
+    """Probabilities (..., 5) for one player -> the same for his opponent."""
+    return FLIP_SHIFT + FLIP_SIGN * outputs[..., FLIP_ORDER]
+
+
+def equity(outputs: np.ndarray) -> np.ndarray:
+    """Cubeless equity (points per game) of (..., 5) probabilities."""
+    o = outputs
+    return (
+        2.0 * o[..., WIN]
+        - 1.0
+        + o[..., WIN_GAMMON]
+        - o[..., LOSE_GAMMON]
+        + o[..., WIN_BG]
+        - o[..., LOSE_BG]
+    )
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+class Network:
+    """inputs -> sigmoid hidden layer -> 5 sigmoid outputs."""
+
+    def __init__(self, hidden: int = 64, inputs: int = FEATURES, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.w1 = rng.normal(0.0, 1.0 / np.sqrt(inputs), (hidden, inputs))
+        self.b1 = np.zeros(hidden)
+        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (OUTPUTS, hidden))
+        self.b2 = np.zeros(OUTPUTS)
+
+    @property
+    def params(self) -> list[np.ndarray]:
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """(n, inputs) -> (n, 5) outputs (or (inputs,) -> (5,))."""
+        hidden = _sigmoid(x @ self.w1.T + self.b1)
+        return _sigmoid(hidden @ self.w2.T + self.b2)
+
+    def gradients(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """For one input (inputs,): the outputs (5,) and, for each parameter array, the
+        derivative of every output by it, shaped (5, *param.shape)."""
+        hidden = _sigmoid(self.w1 @ x + self.b1)
+        out = _sigmoid(self.w2 @ hidden + self.b2)
+        d_out = out * (1.0 - out)  # (5,)
+        g_b2 = np.diag(d_out)  # (5, 5)
+        g_w2 = g_b2[:, :, None] * hidden[None, None, :]  # (5, 5, H)
+        d_hidden = d_out[:, None] * self.w2 * (hidden * (1.0 - hidden))[None, :]  # (5, H)
+        g_w1 = d_hidden[:, :, None] * x[None, None, :]  # (5, H, inputs)
+        return out, [g_w1, d_hidden, g_w2, g_b2]
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {
+            f"{prefix}{name}": p
+            for name, p in zip(("w1", "b1", "w2", "b2"), self.params, strict=True)
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], prefix: str) -> Network:
+        net = cls.__new__(cls)
+        net.w1, net.b1 = arrays[f"{prefix}w1"].astype(float), arrays[f"{prefix}b1"].astype(float)
+        net.w2, net.b2 = arrays[f"{prefix}w2"].astype(float), arrays[f"{prefix}b2"].astype(float)
+        return net
+
+
+class Evaluator:
+    """A contact network and a race network; evaluates positions after a play."""
+
+    def __init__(self, contact: Network, race: Network) -> None:
+        self.contact = contact
+        self.race = race
+
+    @classmethod
+    def fresh(cls, hidden: int = 64, seed: int = 0) -> Evaluator:
+        return cls(Network(hidden, seed=seed), Network(hidden, seed=seed + 1))
+
+    def net_for(self, position: Position) -> Network:
+        return self.race if position.is_race() else self.contact
+
+    def evaluate_many(self, positions: list[Position]) -> np.ndarray:
+        """(n, 5) probabilities for the player who has just moved into each position.
+
+        Finished games get their exact value rather than the networks' estimate."""
+        out = np.empty((len(positions), OUTPUTS))
+        x = encode_many(positions)
+        race = np.array([p.is_race() for p in positions], dtype=bool)
+        if race.any():
+            out[race] = self.race.forward(x[race])
+        if (~race).any():
+            out[~race] = self.contact.forward(x[~race])
+        for i, position in enumerate(positions):
+            if position.off[0] == 15:
+                out[i] = terminal_outputs(position)
+        return out
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(
+            path, **self.contact.to_arrays("contact_"), **self.race.to_arrays("race_")
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Evaluator:
+        with np.load(path) as data:
+            arrays = dict(data)
+        return cls(Network.from_arrays(arrays, "contact_"), Network.from_arrays(arrays, "race_"))
+
+
+def terminal_outputs(won: Position) -> np.ndarray:
+    """The exact outputs of a game the player who just moved has won (all his checkers off)."""
+    from games.rules.scoring import kind_of_win
+
+    kind = int(kind_of_win(won))
+    return np.array([1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0])
+
+
+class NetworkPlayer(Player):
+    """Plays the legal play of highest cubeless equity; with `noise` > 0, a normal error of
+    that standard deviation (in points) is added to each play's equity (weaker levels)."""
+
+    level = "network"
+
+    def __init__(self, evaluator: Evaluator, noise: float = 0.0, seed: int | None = None) -> None:
+        self.evaluator = evaluator
+        self.noise = noise
+        self._random = random.Random(seed)
+
+    def choose_play(self, position: Position, dice: Dice) -> Play | None:
+        plays = self.legal(position, dice)
+        if len(plays) <= 1:
+            return plays[0] if plays else None
+        scores = equity(self.evaluator.evaluate_many([p.result for p in plays]))
+        if self.noise:
+            scores = scores + np.array([self._random.gauss(0.0, self.noise) for _ in plays])
+        return plays[int(np.argmax(scores))]
