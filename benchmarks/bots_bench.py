@@ -9,6 +9,7 @@ error (over game pairs, which are independent), and the gammon/backgammon shares
     python benchmarks/bots_bench.py                      # every level against pubeval
     python benchmarks/bots_bench.py random heuristic --opponent pubeval --pairs 500
     python benchmarks/bots_bench.py heuristic --opponent random --max-seconds 30
+    python benchmarks/bots_bench.py network --weights w.npz   # a network from td_train.py
 
 Issue 6 asks for +-0.03 ppg, which takes a few thousand games per level (the SE is printed).
 """
@@ -26,18 +27,33 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.bots import levels  # noqa: E402
+from games.bots.base import Player  # noqa: E402
+from games.bots.network import Evaluator, NetworkPlayer  # noqa: E402
+
+WEIGHTS: Path | None = None
+"""--weights: the network the level name "network" plays with."""
+
+
+def player(level: str) -> Player:
+    if level == "network":
+        if WEIGHTS is None:
+            raise SystemExit("the network level needs --weights PATH (from games.bots.td_train)")
+        return NetworkPlayer(Evaluator.load(WEIGHTS))
+    return make_player(level)
+
+
 from games.bots.__main__ import make_player  # noqa: E402
 from games.bots.selfplay import play_duplicate  # noqa: E402
 
 
 def bench(level: str, opponent: str, pairs: int, seed: int, max_seconds: float) -> dict:
-    player, other = make_player(level), make_player(opponent)
+    player_, other = player(level), player(opponent)
     pair_points: list[float] = []
     pair_wins: list[float] = []
     kinds = [0, 0, 0, 0]  # games won/lost by kind, index 1..3
     start = time.perf_counter()
     for s in range(seed, seed + pairs):
-        first, second = play_duplicate(player, other, s)
+        first, second = play_duplicate(player_, other, s)
         points = first.points_for(0) + second.points_for(1)
         wins = (first.winner == 0) + (second.winner == 1)
         pair_points.append(points / 2)
@@ -76,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-seconds", type=float, default=600.0, help="stop a matchup early after this long"
     )
+    parser.add_argument("--weights", type=Path, help="weights of the level named network")
     args = parser.parse_args(argv)
+    global WEIGHTS
+    WEIGHTS = args.weights
     print(
         f"{'level':<10} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
         f"{'win':>6} {'+-se':>6} {'gammon':>7} {'bg':>6} {'ms/game':>8}"
