@@ -6,8 +6,9 @@ check that the sequence numbers run 1, 2, 3, ... without gaps.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -70,42 +71,54 @@ class MatchView:
 
 def fold(view: MatchView, stored: StoredEvent) -> MatchView:
     """The view after one more event."""
-    if stored.seq != view.version + 1:
-        raise ReplayError(f"event seq {stored.seq} follows {view.version}: the stream has a gap")
-    event = stored.event
-    changes: dict[str, Any] = {"version": stored.seq, "last_at": stored.at}
-    if isinstance(event, MatchCreated):
-        changes.update(
-            created=event, state=rules.MatchState.new(event.settings()), created_at=stored.at
-        )
-        if event.clock is not None:
-            changes["clock"] = Clock.new(ClockSettings.from_json(event.clock))
-    elif isinstance(event, PlayerJoined):
-        seats = list(view.seats)
-        seats[event.seat] = Seat(event.user_id, event.name)
-        changes["seats"] = (seats[0], seats[1])
-        if seats[0] is not None and seats[1] is not None:
-            changes["started_at"] = stored.at
-    else:
-        action = event.to_action()
-        if action is None or view.state is None:
-            raise ReplayError(f"event {stored.seq} ({stored.type}) has nothing to apply to")
-        before = view.state
-        after = rules.apply(before, action, check=False)
-        changes["state"] = after
-        if after.to_act != before.to_act or after.phase != before.phase:
-            changes["turn_started_at"] = stored.at
-        if view.clock is not None:
-            changes["clock"] = view.clock.switch(None if after.is_over else after.to_act, stored.at)
-        if stored.type in ("moved", "passed"):
-            changes["moves"] = view.moves + 1
-        if after.is_over:
-            changes["finished_at"] = stored.at
-    return replace(view, **changes)
+    return replay((stored,), view)
 
 
 def replay(events: Iterable[StoredEvent], start: MatchView | None = None) -> MatchView:
+    """Fold events into a view. The fields are folded in a dict and the view built once at the
+    end: rebuilding a frozen view for every event was most of the cost of a long replay."""
     view = start or MatchView()
+    fields = {name: getattr(view, name) for name in _FIELDS}
+    folded = False
     for stored in events:
-        view = fold(view, stored)
-    return view
+        _fold_into(fields, stored)
+        folded = True
+    return MatchView(**fields) if folded else view
+
+
+def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
+    if stored.seq != v["version"] + 1:
+        raise ReplayError(f"event seq {stored.seq} follows {v['version']}: the stream has a gap")
+    event = stored.event
+    v["version"] = stored.seq
+    v["last_at"] = stored.at
+    if isinstance(event, MatchCreated):
+        v["created"] = event
+        v["state"] = rules.MatchState.new(event.settings())
+        v["created_at"] = stored.at
+        if event.clock is not None:
+            v["clock"] = Clock.new(ClockSettings.from_json(event.clock))
+    elif isinstance(event, PlayerJoined):
+        seats = list(v["seats"])
+        seats[event.seat] = Seat(event.user_id, event.name)
+        v["seats"] = (seats[0], seats[1])
+        if seats[0] is not None and seats[1] is not None:
+            v["started_at"] = stored.at
+    else:
+        action = event.to_action()
+        before = v["state"]
+        if action is None or before is None:
+            raise ReplayError(f"event {stored.seq} ({stored.type}) has nothing to apply to")
+        after = rules.apply(before, action, check=False)
+        v["state"] = after
+        if after.to_act != before.to_act or after.phase != before.phase:
+            v["turn_started_at"] = stored.at
+        if v["clock"] is not None:
+            v["clock"] = v["clock"].switch(None if after.is_over else after.to_act, stored.at)
+        if stored.type in ("moved", "passed"):
+            v["moves"] += 1
+        if after.is_over:
+            v["finished_at"] = stored.at
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(MatchView))
