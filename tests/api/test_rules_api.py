@@ -77,4 +77,4 @@ def test_bad_partial_plays() -> None:
 
 
 def test_levels() -> None:
-    assert get("levels").json() == {"levels": ["random"]}
+    assert get("levels").json() == {"levels": ["random", "heuristic"]}
