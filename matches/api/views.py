@@ -206,22 +206,27 @@ STATE_200 = OpenApiResponse(MatchStateSerializer, examples=[state_example()])
 # -- lists and creation -------------------------------------------------------------------------
 
 
-class MatchListCreateView(ListAPIView):
-    permission_classes = (Authenticated,)
-    throttle_classes = (CreateThrottle,)
+class _SummaryListView(ListAPIView):
+    """A page of match summaries, each from the caller's side."""
+
     pagination_class = MatchPagination
     serializer_class = MatchSummarySerializer
-
-    def get_queryset(self) -> Any:
-        q = _query(MatchListQuerySerializer, self.request)
-        return selectors.matches_of(
-            self.request.user, status=q.get("status"), mode=q.get("mode"), my_turn=q["my_turn"]
-        )
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(
             [selectors.match_summary(m, request.user) for m in page or []]
+        )
+
+
+class MatchListCreateView(_SummaryListView):
+    permission_classes = (Authenticated,)
+    throttle_classes = (CreateThrottle,)
+
+    def get_queryset(self) -> Any:
+        q = _query(MatchListQuerySerializer, self.request)
+        return selectors.matches_of(
+            self.request.user, status=q.get("status"), mode=q.get("mode"), my_turn=q["my_turn"]
         )
 
     @extend_schema(
@@ -298,19 +303,10 @@ class MatchListCreateView(ListAPIView):
         return run_write(request, handle)
 
 
-class ChallengeListView(ListAPIView):
-    pagination_class = MatchPagination
-    serializer_class = MatchSummarySerializer
-
+class ChallengeListView(_SummaryListView):
     def get_queryset(self) -> Any:
         q = _query(ChallengeQuerySerializer, self.request)
         return selectors.open_challenges(length=q.get("length"), cube=q["cube"])
-
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response(
-            [selectors.match_summary(m, request.user) for m in page or []]
-        )
 
     @extend_schema(
         tags=["lobby"],
