@@ -6,25 +6,20 @@ probabilities for the player who has just moved (the opponent on roll):
     0 win, 1 win a gammon or better, 2 win a backgammon, 3 lose a gammon or worse, 4 lose a bg
 
 (the cumulative gnubg convention: output 1 <= output 0, and so on). `Evaluator` holds one
-network for contact positions and one for races and picks by the position; `NetworkPlayer`
-plays the legal play whose result has the highest cubeless equity, optionally with noise
-(the weaker network levels). Weights are saved as a small .npz file; training is
-games/bots/td_train.py.
+network for contact positions and one for races and picks by the position. Weights are saved
+as a small .npz file; training is games/bots/td_train.py, the players games/bots/neural.py.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
 
-from games.rules.dice import Dice
-from games.rules.plays import Play
+from games.rules.plays import from_array
 from games.rules.position import Position
 
-from .base import Player
-from .features import FEATURES, encode_many
+from .features import FEATURES, encode_arrays, races, to_arrays
 
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BG, LOSE_GAMMON, LOSE_BG = range(OUTPUTS)
@@ -77,21 +72,21 @@ class Network:
         hidden = _sigmoid(x @ self.w1.T + self.b1)
         return _sigmoid(hidden @ self.w2.T + self.b2)
 
-    def gradients(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """For one input (inputs,): the outputs (5,) and, for each parameter array, the
-        derivative of every output by it, shaped (5, *param.shape)."""
-        hidden = _sigmoid(self.w1 @ x + self.b1)
-        out = _sigmoid(self.w2 @ hidden + self.b2)
-        d_out = out * (1.0 - out)  # (5,)
-        g_b2 = np.diag(d_out)  # (5, 5)
-        g_w2 = g_b2[:, :, None] * hidden[None, None, :]  # (5, 5, H)
-        d_hidden = d_out[:, None] * self.w2 * (hidden * (1.0 - hidden))[None, :]  # (5, H)
-        g_w1 = d_hidden[:, :, None] * x[None, None, :]  # (5, H, inputs)
-        return out, [g_w1, d_hidden, g_w2, g_b2]
+    def backprop(self, x: np.ndarray, error: np.ndarray) -> list[np.ndarray]:
+        """For inputs (n, inputs) and output errors (n, 5): for each parameter array, the
+        gradient of sum(error * outputs) by it, i.e. sum over rows and outputs of
+        error * d output / d param (the TD update direction, times the error)."""
+        hidden = _sigmoid(x @ self.w1.T + self.b1)  # (n, H)
+        out = _sigmoid(hidden @ self.w2.T + self.b2)  # (n, 5)
+        d_out = error * out * (1.0 - out)  # (n, 5)
+        d_hidden = (d_out @ self.w2) * hidden * (1.0 - hidden)  # (n, H)
+        return [d_hidden.T @ x, d_hidden.sum(axis=0), d_out.T @ hidden, d_out.sum(axis=0)]
 
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The parameters by name, as float32 (half the file; the loss is far below what
+        training changes)."""
         return {
-            f"{prefix}{name}": p
+            f"{prefix}{name}": p.astype(np.float32)
             for name, p in zip(("w1", "b1", "w2", "b2"), self.params, strict=True)
         }
 
@@ -114,23 +109,26 @@ class Evaluator:
     def fresh(cls, hidden: int = 64, seed: int = 0) -> Evaluator:
         return cls(Network(hidden, seed=seed), Network(hidden, seed=seed + 1))
 
-    def net_for(self, position: Position) -> Network:
-        return self.race if position.is_race() else self.contact
-
     def evaluate_many(self, positions: list[Position]) -> np.ndarray:
-        """(n, 5) probabilities for the player who has just moved into each position.
+        """(n, 5) probabilities for the player who has just moved into each position."""
+        return self.evaluate_arrays(to_arrays(positions))
+
+    def evaluate_arrays(self, a: np.ndarray) -> np.ndarray:
+        """`evaluate_many` for positions in array form (n, 26).
 
         Finished games get their exact value rather than the networks' estimate."""
-        out = np.empty((len(positions), OUTPUTS))
-        x = encode_many(positions)
-        race = np.array([p.is_race() for p in positions], dtype=bool)
+        return self.evaluate_encoded(a, encode_arrays(a), races(a))
+
+    def evaluate_encoded(self, a: np.ndarray, x: np.ndarray, race: np.ndarray) -> np.ndarray:
+        """`evaluate_arrays` with the inputs `x` and race flags already computed."""
+        out = np.empty((len(a), OUTPUTS))
         if race.any():
             out[race] = self.race.forward(x[race])
-        if (~race).any():
+        if not race.all():
             out[~race] = self.contact.forward(x[~race])
-        for i, position in enumerate(positions):
-            if position.off[0] == 15:
-                out[i] = terminal_outputs(position)
+        won = (a[:, 1:] > 0).sum(axis=1) == 0  # no checker of the mover left on the board
+        for i in np.flatnonzero(won):
+            out[i] = terminal_outputs(from_array(list(a[i])))
         return out
 
     def save(self, path: str | Path) -> None:
@@ -151,24 +149,3 @@ def terminal_outputs(won: Position) -> np.ndarray:
 
     kind = int(kind_of_win(won))
     return np.array([1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0])
-
-
-class NetworkPlayer(Player):
-    """Plays the legal play of highest cubeless equity; with `noise` > 0, a normal error of
-    that standard deviation (in points) is added to each play's equity (weaker levels)."""
-
-    level = "network"
-
-    def __init__(self, evaluator: Evaluator, noise: float = 0.0, seed: int | None = None) -> None:
-        self.evaluator = evaluator
-        self.noise = noise
-        self._random = random.Random(seed)
-
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        plays = self.legal(position, dice)
-        if len(plays) <= 1:
-            return plays[0] if plays else None
-        scores = equity(self.evaluator.evaluate_many([p.result for p in plays]))
-        if self.noise:
-            scores = scores + np.array([self._random.gauss(0.0, self.noise) for _ in plays])
-        return plays[int(np.argmax(scores))]

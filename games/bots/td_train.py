@@ -1,19 +1,25 @@
 """TD(lambda) self-play training of the network evaluator (games/bots/network.py).
 
-    python -m games.bots.td_train --games 100000 --hidden 64 --alpha 0.1 --lam 0.7 \
-        --seed 1 --out games/bots/weights.npz [--resume games/bots/weights.npz]
+The committed weights, games/bots/weights.npz, were made by exactly:
 
-The network plays both sides, greedily, on seeded dice. Each position it moves into, s_t,
-is seen from the side of the player who just moved; its target is the next position's
-estimate turned round to that player's side, `flip(V(s_t+1))` (the opponent's win is his
-loss, the opponent's gammons his gammon losses), and the exact result when the game ends.
+    python -m games.bots.td_train --games 200000 --hidden 128 --alpha 0.1 --alpha-end 0.02 \
+        --lam 0.7 --seed 1 --out games/bots/weights.npz
 
-Eligibility traces keep one trace per output (5) for every parameter. Because consecutive
-positions are seen from alternating sides, the trace is turned round too at each step:
-`e <- lambda * M e + grad V(s_t)`, with M the (symmetric) linear part of `flip`, so that each
-TD error reaches earlier positions from their own side. Contact and race networks each keep
-their own trace, both decayed at every step (their parameters together are one vector).
-Progress (a short benchmark against pubeval) is printed every `--report` games.
+(see WEIGHTS_COMMAND in games/bots/levels.py, which the tests compare with this text).
+
+The network plays both sides, greedily, on seeded dice. Each position it moves into, s_t, is
+seen from the side of the player who just moved; a game's positions are learnt at its end
+towards their lambda-returns (the "forward view" of TD(lambda), offline):
+
+    G_T-1 = flip(V(s_T))                 (the exact result when s_T ends the game)
+    G_t   = flip((1 - lambda) V(s_t+1) + lambda G_t+1)
+
+`flip` turns probabilities round to the other side (the opponent's wins are his losses, the
+opponent's gammons his gammon losses): consecutive positions belong to alternating players.
+Every position's error G_t - V(s_t), in order, is then back-propagated through the network
+that evaluates it (contact or race), with step size alpha, which decays
+geometrically from --alpha to --alpha-end over the run. Progress (a short duplicate-dice
+benchmark against pubeval) is printed every `--report` games, and the weights are saved then.
 """
 
 from __future__ import annotations
@@ -26,79 +32,76 @@ from pathlib import Path
 
 import numpy as np
 
-from games.rules.dice import Dice
+from games.rules.plays import flip_array, search, to_array
 from games.rules.position import Position
-from games.rules.scoring import has_won
 
-from .features import encode
-from .network import (
-    FLIP_ORDER,
-    FLIP_SIGN,
-    Evaluator,
-    Network,
-    NetworkPlayer,
-    flip,
-    terminal_outputs,
-)
+from .features import encode_arrays, races
+from .network import Evaluator, equity, flip
+from .neural import NetworkPlayer
 from .selfplay import MAX_TURNS, opening_roll
 
 
 class Trainer:
-    """Online TD(lambda) for an `Evaluator` (updates its networks in place)."""
+    """Offline TD(lambda) for an `Evaluator` (updates its networks in place)."""
 
     def __init__(self, evaluator: Evaluator, alpha: float = 0.1, lam: float = 0.7) -> None:
         self.evaluator = evaluator
         self.alpha = alpha
         self.lam = lam
-        self.player = NetworkPlayer(evaluator)
-        self._nets: tuple[Network, Network] = (evaluator.contact, evaluator.race)
-
-    def _fresh_traces(self) -> list[list[np.ndarray]]:
-        return [[np.zeros((5, *p.shape)) for p in net.params] for net in self._nets]
 
     def train_game(self, seed: int, max_turns: int = MAX_TURNS) -> int:
-        """One self-play game on dice seeded by `seed`, learning as it goes; its turn count.
+        """One self-play game on dice seeded by `seed`, then one learning step; its turns.
 
         An untrained network can hit back and forth for thousands of turns: after
-        `max_turns` the game is abandoned (what it learned so far is kept)."""
+        `max_turns` the game is abandoned and only its complete part is learnt."""
         rng = random.Random(seed)
-        mover, dice = opening_roll(rng)
-        position = Position.starting()
-        traces = self._fresh_traces()
-        previous: np.ndarray | None = None  # V(s_t-1), from its own side
-        sign = FLIP_SIGN.reshape(5, 1)
-        for turn in range(1, max_turns + 1):
-            play = self.player.choose_play(position, dice)
-            state = play.result if play is not None else position
-            over = has_won(state)
-            if over:
-                value = terminal_outputs(state)
-            else:
-                net = self.evaluator.net_for(state)
-                value, grads = net.gradients(encode(state))
-            if previous is not None:
-                delta = flip(value) - previous
-                self._update(traces, delta)
-            if over:
-                return turn
-            # Turn every trace round to this position's side, decay it, add this gradient.
-            for net_traces, candidate in zip(traces, self._nets, strict=True):
-                for i, trace in enumerate(net_traces):
-                    shaped = sign.reshape((5,) + (1,) * (trace.ndim - 1))
-                    trace[:] = self.lam * shaped * trace[FLIP_ORDER]
-                    if candidate is net:
-                        trace += grads[i]
-            previous = value
-            position = state.flipped()
-            mover = 1 - mover
-            dice = Dice.of(rng.randint(1, 6), rng.randint(1, 6))
-        return max_turns
+        _, dice = opening_roll(rng)
+        high, low = dice.high, dice.low
+        b = to_array(Position.starting())
+        inputs: list[np.ndarray] = []
+        race_flags: list[bool] = []
+        values: list[np.ndarray] = []
+        for _ in range(max_turns):
+            found = search(b, high, low)
+            keys = list(found) if found else [tuple(b)]  # no legal play: the turn passes
+            a = np.array(keys, dtype=np.int64)
+            x, race = encode_arrays(a), races(a)
+            v = self.evaluator.evaluate_encoded(a, x, race)
+            best = int(np.argmax(equity(v))) if len(keys) > 1 else 0
+            inputs.append(x[best])
+            race_flags.append(bool(race[best]))
+            values.append(v[best])
+            after = keys[best]
+            if all(n <= 0 for n in after[1:]):  # the mover has borne off his last checker
+                break
+            b = flip_array(list(after))
+            high, low = rng.randint(1, 6), rng.randint(1, 6)
+            if high < low:
+                high, low = low, high
+        self._learn(np.array(inputs), np.array(race_flags), np.array(values))
+        return len(values)
 
-    def _update(self, traces: list[list[np.ndarray]], delta: np.ndarray) -> None:
-        step = self.alpha * delta
-        for net, net_traces in zip(self._nets, traces, strict=True):
-            for param, trace in zip(net.params, net_traces, strict=True):
-                param += np.tensordot(step, trace, axes=1)
+    def _learn(self, x: np.ndarray, race: np.ndarray, v: np.ndarray) -> None:
+        """One batch step of every position of a game towards its lambda-return.
+
+        The last position only anchors the returns: the exact result when the game ended
+        there, the network's estimate when it was abandoned."""
+        steps = len(v) - 1
+        if steps < 1:
+            return
+        returns = np.empty((steps, v.shape[1]))
+        returns[-1] = flip(v[-1])
+        for t in range(steps - 2, -1, -1):
+            returns[t] = flip((1.0 - self.lam) * v[t + 1] + self.lam * returns[t + 1])
+        # One position at a time, each measured afresh: a game's positions are alike, and one
+        # summed step for all of them overshoots (the outputs saturate).
+        nets = (self.evaluator.contact, self.evaluator.race)
+        for t in range(steps):
+            net = nets[int(race[t])]
+            row = x[t : t + 1]
+            error = returns[t] - net.forward(row)
+            for param, grad in zip(net.params, net.backprop(row, error), strict=True):
+                param += self.alpha * grad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,11 +109,13 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m games.bots.td_train", description=(__doc__ or "").split("\n")[0]
     )
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--alpha", type=float, default=0.1)
+    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--alpha", type=float, default=0.1, help="step size at the start")
+    parser.add_argument("--alpha-end", type=float, help="step size at the end (default: alpha)")
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=1, help="network init and dice seeds")
     parser.add_argument("--resume", type=Path, help="start from these weights")
+    parser.add_argument("--skip", type=int, default=0, help="games already played (resume)")
     parser.add_argument("--out", type=Path, required=True, help="where to save the weights")
     parser.add_argument("--report", type=int, default=1000, help="benchmark every N games")
     parser.add_argument("--report-pairs", type=int, default=100)
@@ -120,14 +125,19 @@ def main(argv: list[str] | None = None) -> int:
         Evaluator.load(args.resume) if args.resume else Evaluator.fresh(args.hidden, args.seed)
     )
     trainer = Trainer(evaluator, alpha=args.alpha, lam=args.lam)
+    decay = (args.alpha_end or args.alpha) / args.alpha
     start = time.perf_counter()
-    for g in range(1, args.games + 1):
+    for g in range(args.skip + 1, args.games + 1):
+        trainer.alpha = args.alpha * decay ** ((g - 1) / args.games)
         trainer.train_game(args.seed * 1_000_000_007 + g)
         if g % args.report == 0 or g == args.games:
             evaluator.save(args.out)
             ppg = versus_pubeval(evaluator, args.report_pairs)
-            rate = g / (time.perf_counter() - start)
-            print(f"games {g}  {rate:.1f}/s  vs pubeval {ppg:+.3f} ppg", flush=True)
+            rate = (g - args.skip) / (time.perf_counter() - start)
+            print(
+                f"games {g}  {rate:.1f}/s  alpha {trainer.alpha:.4f}  vs pubeval {ppg:+.3f} ppg",
+                flush=True,
+            )
     return 0
 
 
