@@ -9,7 +9,7 @@ error (over game pairs, which are independent), and the gammon/backgammon shares
     python benchmarks/bots_bench.py                      # every level against pubeval
     python benchmarks/bots_bench.py random heuristic --opponent pubeval --pairs 500
     python benchmarks/bots_bench.py heuristic --opponent random --max-seconds 30
-    python benchmarks/bots_bench.py network --weights w.npz   # a network from td_train.py
+    python benchmarks/bots_bench.py network --weights w.npz   # other weights from td_train.py
 
 Issue 6 asks for +-0.03 ppg, which takes a few thousand games per level (the SE is printed).
 """
@@ -26,23 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import games.bots  # noqa: E402
 from games.bots import levels  # noqa: E402
-from games.bots.base import Player  # noqa: E402
-from games.bots.network import Evaluator, NetworkPlayer  # noqa: E402
-
-WEIGHTS: Path | None = None
-"""--weights: the network the level name "network" plays with."""
-
-
-def player(level: str) -> Player:
-    if level == "network":
-        if WEIGHTS is None:
-            raise SystemExit("the network level needs --weights PATH (from games.bots.td_train)")
-        return NetworkPlayer(Evaluator.load(WEIGHTS))
-    return make_player(level)
-
-
-from games.bots.__main__ import make_player  # noqa: E402
+from games.bots.__main__ import make_player as player  # noqa: E402
 from games.bots.selfplay import play_duplicate  # noqa: E402
 
 
@@ -92,18 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-seconds", type=float, default=600.0, help="stop a matchup early after this long"
     )
-    parser.add_argument("--weights", type=Path, help="weights of the level named network")
+    parser.add_argument("--weights", type=Path, help="other weights for the network levels")
     args = parser.parse_args(argv)
-    global WEIGHTS
-    WEIGHTS = args.weights
+    if args.weights:
+        games.bots.WEIGHTS = args.weights
     print(
-        f"{'level':<10} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
+        f"{'level':<14} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
         f"{'win':>6} {'+-se':>6} {'gammon':>7} {'bg':>6} {'ms/game':>8}"
     )
     for level in args.levels or levels():
         r = bench(level, args.opponent, args.pairs, args.seed, args.max_seconds)
         print(
-            f"{r['level']:<10} {r['opponent']:<10} {r['games']:>6} {r['ppg']:>+7.3f} "
+            f"{r['level']:<14} {r['opponent']:<10} {r['games']:>6} {r['ppg']:>+7.3f} "
             f"{r['ppg_se']:>6.3f} {r['win']:>6.3f} {r['win_se']:>6.3f} "
             f"{r['gammons']:>7.3f} {r['backgammons']:>6.3f} {r['ms_per_game']:>8.1f}",
             flush=True,

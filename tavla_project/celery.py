@@ -8,6 +8,7 @@ import logging
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
 
@@ -23,3 +24,12 @@ def heartbeat() -> str:
     """Scheduled by beat (CELERY_HEARTBEAT_SECONDS): proves scheduler, broker and worker work."""
     logger.info("heartbeat")
     return "ok"
+
+
+@worker_init.connect
+def load_computer_players(**_: object) -> None:
+    """Load the computer's network before the first task, so its first move does not wait
+    (a prefork worker loads it once, in the parent, before its children fork)."""
+    from games import bots
+
+    bots.preload()

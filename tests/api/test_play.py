@@ -176,7 +176,7 @@ def test_match_against_the_computer_random_level(make_player, eager_celery) -> N
 @pytest.mark.django_db(transaction=True)
 def test_the_computer_answers_a_double_and_a_resignation(make_player, eager_celery) -> None:
     ana = make_player()
-    match_id = create(ana, mode="computer", length=0, cube=True)["id"]
+    match_id = create(ana, mode="computer", level="random", length=0, cube=True)["id"]
     state = ana.state(match_id)
     rng = random.Random(1)
     from tests.api.conftest import act

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from games import bots
 from games.rules.dice import Dice
 from games.rules.gnubgid import position_from_id, position_id
 from games.rules.plays import legal_plays
@@ -77,4 +78,5 @@ def test_bad_partial_plays() -> None:
 
 
 def test_levels() -> None:
-    assert get("levels").json() == {"levels": ["random", "heuristic"]}
+    assert get("levels").json() == {"levels": bots.levels()}
+    assert bots.levels()[-1] == "network-1ply"

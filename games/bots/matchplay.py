@@ -1,0 +1,77 @@
+"""Whole matches with the cube between two players, on the rules' state machine.
+
+The same questions the service's Celery task asks (matches/tasks.py), in the same order,
+with every action checked by the rules: for tests (a player never makes an illegal cube
+action) and for measuring cube decisions (benchmarks/bots_bench.py --cube).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.rules.dice import Dice
+from games.rules.match import (
+    AcceptResign,
+    Action,
+    Double,
+    Drop,
+    MatchSettings,
+    MatchState,
+    Move,
+    OpeningRoll,
+    Phase,
+    RejectResign,
+    Resign,
+    Roll,
+    Take,
+    apply,
+)
+
+from .base import Player
+
+MAX_ACTIONS = 20_000
+"""A guard: a 25-point match between sane players takes a few thousand actions."""
+
+
+def next_action(players: tuple[Player, Player], state: MatchState, rng: random.Random) -> Action:
+    """What the player who must act now does (dice come from `rng`)."""
+    phase = state.phase
+    if phase == Phase.OPENING:
+        return OpeningRoll(rng.randint(1, 6), rng.randint(1, 6))
+    seat = state.to_act
+    assert seat is not None
+    player = players[seat]
+    if phase == Phase.ROLL:
+        value = player.resign_value(state, seat)
+        if value:
+            return Resign(seat, value)
+        if state.may_double(seat) and player.should_double(state, seat):
+            return Double(seat)
+        return Roll(seat, Dice.of(rng.randint(1, 6), rng.randint(1, 6)))
+    if phase == Phase.PLAY:
+        assert state.dice is not None
+        play = player.choose_play(state.position_for(seat), state.dice)
+        return Move(seat, play.steps if play is not None else ())
+    if phase == Phase.DOUBLED:
+        return Take(seat) if player.should_take(state, seat) else Drop(seat)
+    if phase == Phase.RESIGNING:
+        if player.accept_resignation(state, seat):
+            return AcceptResign(seat)
+        return RejectResign(seat)
+    raise ValueError(f"nothing to do in phase {phase}")
+
+
+def play_match(
+    players: tuple[Player, Player], settings: MatchSettings, seed: int
+) -> tuple[MatchState, list[Action]]:
+    """Play a match to its end (money play: one game); the final state and every action."""
+    rng = random.Random(seed)
+    state = MatchState.new(settings)
+    actions: list[Action] = []
+    for _ in range(MAX_ACTIONS):
+        if state.is_over or (settings.is_money and state.games):
+            return state, actions
+        action = next_action(players, state, rng)
+        state = apply(state, action)
+        actions.append(action)
+    raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
