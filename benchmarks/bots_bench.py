@@ -10,6 +10,11 @@ error (over game pairs, which are independent), and the gammon/backgammon shares
     python benchmarks/bots_bench.py random heuristic --opponent pubeval --pairs 500
     python benchmarks/bots_bench.py heuristic --opponent random --max-seconds 30
     python benchmarks/bots_bench.py network --weights w.npz   # other weights from td_train.py
+    python benchmarks/bots_bench.py network --cube 5 --pairs 100  # cube decisions, see below
+
+With `--cube N` the level plays N-point matches with the cube (0: money games) against the same
+level with the cube decisions of the simplest sound player (never doubles, always takes); both
+seats alternate on the same seeds. A positive result means the cube decisions win matches.
 
 Issue 6 asks for +-0.03 ppg, which takes a few thousand games per level (the SE is printed).
 """
@@ -29,7 +34,56 @@ sys.path.insert(0, str(ROOT))
 import games.bots  # noqa: E402
 from games.bots import levels  # noqa: E402
 from games.bots.__main__ import make_player as player  # noqa: E402
+from games.bots.base import Player  # noqa: E402
+from games.bots.matchplay import play_match  # noqa: E402
 from games.bots.selfplay import play_duplicate  # noqa: E402
+from games.rules.match import MatchSettings, MatchState  # noqa: E402
+
+
+class CubeBlind(Player):
+    """Plays like `inner` but never doubles and always takes (the base Player's answers)."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.level = f"{inner.level}-cubeblind"
+
+    def choose_play(self, position, dice):  # type: ignore[no-untyped-def]
+        return self.inner.choose_play(position, dice)
+
+    def resign_value(self, state: MatchState, seat: int) -> int:
+        return self.inner.resign_value(state, seat)
+
+
+def cube_bench(level: str, length: int, pairs: int, seed: int, max_seconds: float) -> None:
+    """Matches (or money games) of `level` with its cube decisions against itself without."""
+    settings = MatchSettings(length=length, cube=True)
+    me, blind = player(level), CubeBlind(player(level))
+    results: list[float] = []  # per pair: matches won (or points won) by `me`, averaged
+    doubles = 0
+    start = time.perf_counter()
+    for s in range(seed, seed + pairs):
+        pair = 0.0
+        for seat in (0, 1):
+            seats = (me, blind) if seat == 0 else (blind, me)
+            state, actions = play_match(seats, settings, s)
+            doubles += sum(type(a).__name__ == "Double" and a.player == seat for a in actions)
+            if length:
+                pair += state.winner == seat
+            else:
+                game = state.games[0]
+                pair += game.points if game.winner == seat else -game.points
+        results.append(pair / 2)
+        if time.perf_counter() - start > max_seconds:
+            break
+    n = len(results)
+    se = statistics.stdev(results) / math.sqrt(n) if n > 1 else math.nan
+    what = f"{length}-point matches won" if length else "points per money game"
+    print(
+        f"{level} with its cube vs without, {2 * n} {'matches' if length else 'games'}: "
+        f"{what} {statistics.mean(results):.3f} +- {se:.3f}; its doubles {doubles}, "
+        f"{(time.perf_counter() - start) / (2 * n):.2f} s each",
+        flush=True,
+    )
 
 
 def bench(level: str, opponent: str, pairs: int, seed: int, max_seconds: float) -> dict:
@@ -79,9 +133,14 @@ def main(argv: list[str] | None = None) -> int:
         "--max-seconds", type=float, default=600.0, help="stop a matchup early after this long"
     )
     parser.add_argument("--weights", type=Path, help="other weights for the network levels")
+    parser.add_argument("--cube", type=int, help="measure cube decisions in N-point matches")
     args = parser.parse_args(argv)
     if args.weights:
         games.bots.WEIGHTS = args.weights
+    if args.cube is not None:
+        for level in args.levels or ["network"]:
+            cube_bench(level, args.cube, args.pairs, args.seed, args.max_seconds)
+        return 0
     print(
         f"{'level':<14} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
         f"{'win':>6} {'+-se':>6} {'gammon':>7} {'bg':>6} {'ms/game':>8}"

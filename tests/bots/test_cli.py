@@ -35,7 +35,7 @@ def test_levels() -> None:
 def test_play_answers_each_line_with_a_legal_result() -> None:
     lines = CORPUS.read_text(encoding="utf-8").splitlines()[::40]
     cases = [json.loads(line) for line in lines]
-    for level in ("heuristic", "pubeval", "random"):
+    for level in (*bots.levels(), "pubeval"):
         result = cli("play", "--level", level, stdin="\n".join(lines) + "\n")
         assert result.returncode == 0, result.stderr
         out = [json.loads(line) for line in result.stdout.splitlines()]

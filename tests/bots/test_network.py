@@ -95,3 +95,18 @@ def test_lookahead_player_plays_legal_plays() -> None:
     for dice in (Dice.of(6, 1), Dice.of(4, 4), Dice.of(2, 1)):
         play = player.choose_play(START, dice)
         assert play is not None and play in legal_plays(START, dice)
+
+
+def test_training_is_repeatable() -> None:
+    """The committed weights can be made again: same seeds, same weights."""
+
+    def trained(seed: int) -> list[np.ndarray]:
+        evaluator = Evaluator.fresh(hidden=8, seed=1)
+        trainer = Trainer(evaluator, alpha=0.1, lam=0.7)
+        for game in range(3):
+            trainer.train_game(seed + game, max_turns=60)
+        return evaluator.contact.params + evaluator.race.params
+
+    first, again, other = trained(10), trained(10), trained(20)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
