@@ -20,7 +20,7 @@ from .random_player import RandomPlayer
 WEIGHTS = Path(__file__).with_name("weights.npz")
 """The trained evaluator: how it was made is in games/bots/td_train.py."""
 
-NOISE = 0.3
+NOISE = 0.05
 """Standard deviation (points) of the error the noisy level adds to every play's equity."""
 
 

@@ -100,7 +100,7 @@ def test_the_computers_turn_is_in_the_stream_within_a_second(
     of the computer's turn (roll, play, any cube action) in the store, under one second, timed
     by the events' own times. The worker runs in this process, as in production's one."""
     ana = make_player()
-    match_id = create(ana, mode="computer", level=level, length=3)["id"]
+    match_id = create(ana, mode="computer", level=level, length=3, cube=True)["id"]
     policy = Policy(random.Random(5))
     state = ana.state(match_id)
     lags: list[float] = []
