@@ -49,15 +49,15 @@ class NetworkPlayer(Player):
     # -- the cube and resignations -------------------------------------------------------
 
     def chances(self, state: MatchState, seat: int) -> cube.Chances:
-        """`seat`'s chances in the game of `state`: before his roll if he is on turn to roll,
-        after his best play if his dice are out."""
+        """`seat`'s chances in the game of `state`, his side: before his roll when he is to
+        roll, after his best play when his dice are out, and when the other player is on turn,
+        that player's chances turned round."""
         roller = state.turn
         if roller is not None and roller != seat:
             return self.chances(state, roller).turned()
         position = state.position_for(seat)
         if state.dice is None or Phase.PLAY not in (state.phase, state.resumed_phase):
             return cube.Chances.from_outputs(chances_on_roll(self.evaluator, position))
-        assert state.dice is not None
         results = [p.result for p in self.legal(position, state.dice)] or [position]
         outputs = self.evaluator.evaluate_many(results)
         return cube.Chances.from_outputs(outputs[int(np.argmax(equity(outputs)))])
