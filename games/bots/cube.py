@@ -189,4 +189,7 @@ def accept_resignation(state: MatchState, seat: int, chances: Chances) -> bool:
     offer rather than playing on at the current cube."""
     scorer = Scorer(state, seat)
     offered = scorer.won(state.points_for(GameKind(state.resign_value)))
-    return offered >= scorer.expected(chances, state.cube) - 1e-9
+    # The slack of the resigner's own certainty (RESIGN_BELOW), so that a player accepts what
+    # he would offer himself with the same chances.
+    slack = 3 * RESIGN_BELOW * (state.cube if scorer.money else 1)
+    return offered >= scorer.expected(chances, state.cube) - slack

@@ -72,6 +72,8 @@ class NetworkPlayer(Player):
         return cube.cube_decision(state, doubler, self.chances(state, doubler)).should_take
 
     def resign_value(self, state: MatchState, seat: int) -> int:
+        if state.resign_rejected:
+            return 0  # refused this turn: play on, and offer again next turn if still lost
         race = state.position_for(seat).is_race()
         return cube.resign_value(self.chances(state, seat), race) if race else 0
 

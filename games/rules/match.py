@@ -189,6 +189,9 @@ class MatchState:
     crawford_done: bool = False  # the Crawford game has been played: post-Crawford
     resign_value: int = 0  # offered resignation while phase is RESIGNING
     resumed_phase: Phase | None = None  # where play goes on if the resignation is rejected
+    # The player on turn offered a resignation this turn and it was rejected: he may offer
+    # again, but the computer players wait for their next turn rather than ask again at once.
+    resign_rejected: bool = False
     games: tuple[GameResult, ...] = ()
     winner: int | None = None  # the match winner, once over
     ended_by: EndedBy | None = None
@@ -337,7 +340,9 @@ def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchStat
         case RejectResign():
             _expect_answer(state, Phase.RESIGNING, action.player, "reject the resignation")
             resumed = state.resumed_phase or Phase.ROLL
-            return replace(state, phase=resumed, resign_value=0, resumed_phase=None)
+            return replace(
+                state, phase=resumed, resign_value=0, resumed_phase=None, resign_rejected=True
+            )
         case LoseMatch():
             return _lose_match(state, action)
         case Abort():
@@ -384,7 +389,9 @@ def _move(state: MatchState, action: Move, check: bool) -> MatchState:
         kind = kind_of_win(after)
         won = replace(state, board=board)
         return _end_game(won, me, won.points_for(kind), kind, EndedBy.BEAROFF)
-    return replace(state, board=board, phase=Phase.ROLL, turn=1 - me, dice=None)
+    return replace(
+        state, board=board, phase=Phase.ROLL, turn=1 - me, dice=None, resign_rejected=False
+    )
 
 
 def _apply_steps(view: Position, steps: tuple[Step, ...]) -> Position:
@@ -409,6 +416,7 @@ def _end_game(
         games=(*state.games, result),
         resign_value=0,
         resumed_phase=None,
+        resign_rejected=False,
         dice=None,
     )
     if s.length and score[winner] >= s.length:

@@ -110,3 +110,16 @@ def test_the_network_beats_random_play_almost_always() -> None:
 def test_the_strongest_beats_the_heuristic() -> None:
     won, total = points(LookaheadPlayer(bots.evaluator()), bots.HeuristicPlayer(), 15)
     assert won >= 18 and total > 0  # of 30 games; the benchmark measures by how much
+
+
+def test_a_rejected_resignation_is_not_offered_again_that_turn(player: NetworkPlayer) -> None:
+    from games.rules.match import RejectResign, apply
+
+    hopeless = Position((2,) + (0,) * 5 + (-3,) * 5 + (0,) * 13, off=(13, 0))
+    state = replace(roll_state(hopeless), turn=1)
+    value = player.resign_value(state, 1)
+    assert value
+    offered = apply(state, Resign(1, value))
+    rejected = apply(offered, RejectResign(0))
+    assert rejected.phase == Phase.ROLL and rejected.resign_rejected
+    assert player.resign_value(rejected, 1) == 0

@@ -675,8 +675,13 @@ def test_rejection_before_rolling_goes_back_to_rolling():
     state = at_roll(new(length=5, cube=True), 1)
     before = state
     state = apply(apply(state, Resign(1, 2)), RejectResign(0))
-    assert state == before
-    assert state.actions_for(1) == ["roll", "double", "resign"]
+    assert state == replace(before, resign_rejected=True)  # remembered until his turn ends
+    assert state.actions_for(1) == ["roll", "double", "resign"]  # he may still offer again
+    state = apply(state, Roll(1, Dice.of(3, 1)))
+    assert state.resign_rejected
+    play = state.legal_plays()[0]
+    state = apply(state, Move(1, play.steps))
+    assert not state.resign_rejected
 
 
 def test_resignation_in_a_match_can_end_it():
