@@ -1,6 +1,6 @@
 """TD(lambda) self-play training of the network evaluator (games/bots/network.py).
 
-The committed weights, games/bots/weights.npz, were made by exactly this command (about 85
+The committed weights, games/bots/weights.npz, were made by exactly this command (82
 minutes on one core of the 2-core development machine; the result is the same on a rerun,
 as every game's dice come from its own seed):
 
