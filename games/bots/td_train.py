@@ -42,7 +42,7 @@ from .selfplay import MAX_TURNS, opening_roll
 
 
 class Trainer:
-    """Offline TD(lambda) for an `Evaluator` (updates its networks in place)."""
+    """TD(lambda) by lambda-returns after each game, for an `Evaluator` (in place)."""
 
     def __init__(self, evaluator: Evaluator, alpha: float = 0.1, lam: float = 0.7) -> None:
         self.evaluator = evaluator
@@ -50,7 +50,7 @@ class Trainer:
         self.lam = lam
 
     def train_game(self, seed: int, max_turns: int = MAX_TURNS) -> int:
-        """One self-play game on dice seeded by `seed`, then one learning step; its turns.
+        """One self-play game on dice seeded by `seed`, then learning from it; its turns.
 
         An untrained network can hit back and forth for thousands of turns: after
         `max_turns` the game is abandoned and only its complete part is learnt."""
@@ -82,7 +82,7 @@ class Trainer:
         return len(values)
 
     def _learn(self, x: np.ndarray, race: np.ndarray, v: np.ndarray) -> None:
-        """One batch step of every position of a game towards its lambda-return.
+        """A step for every position of a game, in order, towards its lambda-return.
 
         The last position only anchors the returns: the exact result when the game ended
         there, the network's estimate when it was abandoned."""
