@@ -205,7 +205,7 @@ def main() -> None:
     prepare_database(url)
 
     from matches import store
-    from matches.replay import MatchView, replay
+    from matches.store.replay import MatchView, replay
 
     # (a) replay of a long match
     player, built = long_match(args.seed, 1500)
@@ -258,7 +258,7 @@ def main() -> None:
     record(f"command, cache dropped ({other_events}-event match)", cold_commands)
 
     if args.import_:
-        from matches.importing import import_mat
+        from matches.interop.importing import import_mat
 
         mat = ROOT / "tests" / "data" / "matches-public" / "match_39_len7_nocube.mat"
         record("import_mat match_39_len7_nocube.mat", times(lambda: import_mat(mat.read_text()), 1))

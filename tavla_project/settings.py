@@ -232,7 +232,13 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# --- Clocks (matches/clock_tasks.py; README "Clocks") -------------------------------------------
+# What a committed append sets off (matches/store/committed.py): functions given a `Committed`.
+TAVLA_AFTER_COMMIT = [
+    "matches.tasks.clock.after_commit",  # a new deadline: schedule its clock task
+    "matches.tasks.computer.after_commit",  # the computer must act: play its turn
+]
+
+# --- Clocks (matches/services/clock.py, matches/tasks/clock.py; README "Clocks") ---------------
 # The sweeper is the safety net behind the per-deadline tasks: a lost task, a restarted worker
 # or a broker outage delays a timeout by at most about this much after things work again.
 TAVLA_CLOCK_SWEEP_SECONDS = env.float("TAVLA_CLOCK_SWEEP_SECONDS", default=5.0)

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from matches.models import Match
+from matches.store.models import Match
 
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on phones
 INVITE_LENGTH = 8

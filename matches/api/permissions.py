@@ -18,9 +18,9 @@ from uuid import UUID
 
 from rest_framework.permissions import BasePermission
 
-from matches import presence
 from matches.errors import NotAPlayer
-from matches.models import Match
+from matches.services import presence
+from matches.store.models import Match
 
 from .errors import match_not_found
 

@@ -19,7 +19,7 @@ from rest_framework import serializers
 from games import bots
 from games.rules.errors import RulesError
 from games.rules.match import MAX_LENGTH, MatchSettings, Starter
-from matches.models import Match
+from matches.store.models import Match
 
 from .models import PlayerProfile
 

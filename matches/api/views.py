@@ -3,7 +3,7 @@
 Views validate the input, call one service (matches.services) or selector
 (matches.selectors), and return the state of the match from the caller's side. Writes run in
 one transaction with the idempotency record (matches/api/idempotency.py); the computer's
-reply is scheduled to run once that commits (matches/tasks.py).
+reply and the clock's task follow from the committed events (matches/tasks/).
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from games.rules.errors import IllegalAction, InvalidMatchFile, RulesError
 from games.rules.match import Phase
 from games.rules.notation import parse_moves
 from games.rules.plays import Step
-from matches import presence, selectors, services
+from matches import selectors, services
 from matches.errors import MatchFull, VersionConflict
-from matches.exporting import match_to_mat
-from matches.importing import import_mat
-from matches.models import Match
-from matches.replay import MatchView
-from matches.store import load_view, stored_events
-from matches.tasks import schedule_computer_turn
+from matches.interop.exporting import match_to_mat
+from matches.interop.importing import import_mat
+from matches.services import presence
+from matches.store.models import Match
+from matches.store.replay import MatchView
+from matches.store.streams import load_view, stored_events
 
 from .auth_views import valid
 from .errors import ApiError
@@ -185,7 +185,6 @@ def create_match(user: Any, data: dict[str, Any], **lobby: Any) -> MatchView:
     if mode != Match.Mode.ONLINE:
         lobby["open_challenge"] = False
     create_lobby(view.match_id, created_by=user, **lobby)
-    schedule_computer_turn(view)
     return view
 
 
@@ -381,7 +380,6 @@ class CommandView(APIView):
             view = self.run(match, request.user, data, version)
         except VersionConflict as exc:
             raise _conflict_with_version(exc, match.pk) from None
-        schedule_computer_turn(view)
         return state_response(match, view, request.user)
 
     def run(self, match: Match, user: Any, data: dict[str, Any], version: int | None) -> MatchView:

@@ -13,8 +13,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from matches import store
-from matches.models import Match
-from matches.replay import MatchView
+from matches.store.models import Match
+from matches.store.replay import MatchView
 
 from .helpers import imported_match, online_match
 

@@ -15,10 +15,10 @@ from uuid import UUID
 from games.rules import match as rules
 from games.rules.dice import Dice
 from matches import services
-from matches.importing import import_mat
-from matches.models import Match, MatchEvent
-from matches.replay import MatchView
-from matches.store import load_view
+from matches.interop.importing import import_mat
+from matches.store.models import Match, MatchEvent
+from matches.store.replay import MatchView
+from matches.store.streams import load_view
 
 T0 = dt.datetime(2026, 11, 20, 18, 0, tzinfo=dt.UTC)
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches.models import Match, MatchEvent, PlayerSuspension
-from matches.replay import MatchView
+from matches.store.models import Match, MatchEvent, PlayerSuspension
+from matches.store.replay import MatchView
 
 from .conftest import login
 

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import services
-from matches.models import Match, MatchEvent, PlayerSuspension
-from matches.replay import MatchView
-from matches.store import load_view
+from matches.store.models import Match, MatchEvent, PlayerSuspension
+from matches.store.replay import MatchView
+from matches.store.streams import load_view
 
 from .conftest import PASSWORD, login
 

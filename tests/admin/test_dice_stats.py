@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from matches import dice_stats
-from matches.dice_stats import ROLLS, chi2_critical, chi2_sf, gamma_q
-from matches.models import MatchEvent
+from matches.review import dice_stats
+from matches.review.dice_stats import ROLLS, chi2_critical, chi2_sf, gamma_q
+from matches.store.models import MatchEvent
 
 from .helpers import RandomDice, online_match
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 
 from games.rules.matfile import mat_actions, parse_mat
 from matches import services
-from matches.exporting import match_to_mat
-from matches.models import Match, MatchEvent
-from matches.replay import MatchView
+from matches.interop.exporting import match_to_mat
+from matches.store.models import Match, MatchEvent
+from matches.store.replay import MatchView
 
 from .helpers import T0
 

@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
 
-from matches.models import Match, MatchEvent, PlayerSuspension
+from matches.store.models import Match, MatchEvent, PlayerSuspension
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from matches.admin_views import picture, position_facts, replay_match, shown_state
-from matches.events import Moved, Passed
+from matches.review.views import picture, position_facts, replay_match, shown_state
+from matches.store.events import Moved, Passed
 
 from .helpers import PUBLIC_MATCHES, imported_match
 
@@ -57,6 +57,6 @@ def test_replay_agrees_with_gnubg(name: str) -> None:
 
 
 def _svg(frame, names) -> str:  # type: ignore[no-untyped-def]
-    from matches.board_svg import board_svg
+    from matches.review.board_svg import board_svg
 
     return board_svg(picture(frame, names))

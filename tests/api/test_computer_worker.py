@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from games import bots
-from matches.models import MatchEvent
+from matches.store.models import MatchEvent
 from tests.api.conftest import Policy, act, create
 
 REDIS = ("127.0.0.1", 6379)

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from matches.api.models import IdempotencyRecord
-from matches.models import Match, MatchEvent
+from matches.store.models import Match, MatchEvent
 from tests.api.conftest import Player, create
 
 THREADS = 8

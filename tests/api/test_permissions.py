@@ -9,7 +9,7 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from matches.models import Match, MatchEvent
+from matches.store.models import Match, MatchEvent
 from tests.api.conftest import API, Policy, create, play_out
 
 pytestmark = pytest.mark.django_db

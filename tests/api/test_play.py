@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.rules.gnubgid import match_id_decode, position_from_id
-from matches.models import Match, MatchEvent
-from matches.store import load_view
+from matches.store.models import Match, MatchEvent
+from matches.store.streams import load_view
 from tests.api.conftest import Policy, create, play_out
 
 pytestmark = pytest.mark.django_db

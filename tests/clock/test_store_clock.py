@@ -9,9 +9,9 @@ import pytest
 
 from games.rules.errors import IllegalAction
 from matches import services
-from matches.dice import ScriptedDice
 from matches.errors import OutOfTime
-from matches.models import Match, MatchEvent
+from matches.store.dice import ScriptedDice
+from matches.store.models import Match, MatchEvent
 
 T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
 CLOCK = {"delay": 2, "reserve": 3, "max_move": 4, "reconnect": 60}

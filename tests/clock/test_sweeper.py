@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches import presence, services
-from matches.clock_tasks import sweep_clocks
-from matches.dice import ScriptedDice
-from matches.models import Match, MatchClock, MatchEvent, MatchPresence
+from matches import services
+from matches.services import presence
+from matches.store.dice import ScriptedDice
+from matches.store.models import Match, MatchClock, MatchEvent, MatchPresence
+from matches.tasks.clock import sweep_clocks
 from tests.clock.test_store_clock import at
 
 SHORT = {"delay": 2, "reserve": 3, "max_move": 4, "reconnect": 60}

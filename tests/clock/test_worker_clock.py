@@ -31,7 +31,7 @@ from django.db import connection
 from django.utils import timezone
 
 from matches import services
-from matches.models import Match, MatchEvent
+from matches.store.models import Match, MatchEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -343,7 +343,7 @@ def test_the_sweeper_catches_up_after_a_broker_outage(cluster: Cluster, players:
 
 
 def test_a_player_who_leaves_forfeits(cluster: Cluster, players: Any) -> None:
-    from matches import presence
+    from matches.services import presence
 
     view = start_match(players, {"delay": 30, "reserve": 30, "max_move": 30, "reconnect": 1.5})
     here = view.clock.running  # keeps coming back; the other one is gone

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from matches import services, store
-from matches.models import Match
+from matches.store.models import Match
 
 from .helpers import Clock, DiceScript, NewTable, Table, check_contract, opening
 

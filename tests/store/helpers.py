@@ -22,8 +22,8 @@ from games.rules import match as rules
 from games.rules.dice import Dice
 from games.rules.plays import Play
 from matches import services, store
-from matches.models import Match, MatchEvent
-from matches.replay import MatchView, StoredEvent, replay
+from matches.store.models import Match, MatchEvent
+from matches.store.replay import MatchView, StoredEvent, replay
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SITE_CLOCK = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}

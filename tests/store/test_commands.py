@@ -17,7 +17,7 @@ from games.rules.match import EndedBy, GameResult, Phase
 from games.rules.scoring import GameKind
 from matches import services
 from matches.errors import MatchFull, MatchNotFound, NotAPlayer, NotYourTurn, VersionConflict
-from matches.models import Match, MatchEvent
+from matches.store.models import Match, MatchEvent
 
 from .helpers import (
     SITE_CLOCK,
@@ -949,7 +949,7 @@ def test_a_random_match_through_the_store_equals_the_rules_alone(
 
 
 def test_dice_sources() -> None:
-    from matches.dice import SECRET_DICE, ScriptedDice
+    from matches.store.dice import SECRET_DICE, ScriptedDice
 
     rolls = [SECRET_DICE.roll() for _ in range(200)]
     assert {d.high for d in rolls} <= set(range(1, 7)) and len({str(d) for d in rolls}) > 10

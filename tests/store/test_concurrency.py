@@ -19,8 +19,8 @@ from django.db import connection, transaction
 from games.rules.errors import IllegalAction
 from matches import services, store
 from matches.errors import VersionConflict
-from matches.events import Rolled
-from matches.models import Match
+from matches.store.events import Rolled
+from matches.store.models import Match
 
 from .helpers import NewTable, Table, check_stream, steps_of
 

@@ -20,9 +20,10 @@ from games.rules.errors import IllegalAction, IllegalPlay
 from games.rules.plays import Step
 from matches import store
 from matches.errors import OutOfTime
-from matches.events import MatchCreated, Moved, OpeningRolled, PlayerJoined, Rolled
-from matches.models import Match, MatchEvent
-from matches.replay import MatchView, ReplayError, StoredEvent, replay
+from matches.store import streams
+from matches.store.events import MatchCreated, Moved, OpeningRolled, PlayerJoined, Rolled
+from matches.store.models import Match, MatchEvent
+from matches.store.replay import MatchView, ReplayError, StoredEvent, replay
 
 from .helpers import (
     SITE_CLOCK,
@@ -45,8 +46,8 @@ class Boom(Exception):
 
 
 def cached(match_id: Any) -> MatchView | None:
-    with store._cache_lock:
-        return store._cache.get(match_id)
+    with streams._cache_lock:
+        return streams._cache.get(match_id)
 
 
 # -- a corpus of matches in every state, committed -----------------------------------------------
@@ -201,12 +202,12 @@ def test_a_view_from_beyond_the_committed_version_is_thrown_away(new_table: NewT
     with pytest.raises(Boom), transaction.atomic():
         ghost = table.roll(1, (6, 6))
         raise Boom
-    store._remember(table.match_id, ghost)  # simulate the leak
+    streams._remember(table.match_id, ghost)  # simulate the leak
     assert cached(table.match_id) == ghost
     assert store.load_view(table.match_id, version=head) == store.load_view(
         table.match_id, cached=False
     )
-    store._remember(table.match_id, ghost)
+    streams._remember(table.match_id, ghost)
     view = table.roll(1, (2, 1))  # decided on the committed state, not on the ghost's 6-6
     assert view.version == head + 1
     assert view.state is not None and str(view.state.dice) == "21"
@@ -241,7 +242,7 @@ def test_a_late_move_is_refused_but_its_timeout_is_committed_and_cached(
 def test_the_cache_keeps_the_latest_views_only(
     new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "_CACHE_SIZE", 2)
+    monkeypatch.setattr(streams, "_CACHE_SIZE", 2)
     store.forget()
     tables = [new_table(first=0) for _ in range(3)]
     assert [cached(t.match_id) is not None for t in tables] == [False, True, True]

@@ -14,7 +14,7 @@ from django.db import IntegrityError, connections, models, transaction
 from django.db.models import ProtectedError
 
 from matches.errors import EventsAreImmutable
-from matches.models import Match, MatchEvent
+from matches.store.models import Match, MatchEvent
 
 ALIASES = ["default", "sqlite"]
 pytestmark = pytest.mark.django_db(databases=ALIASES)

@@ -32,11 +32,11 @@ from games.rules.errors import InvalidMatchFile
 from games.rules.match import Phase
 from games.rules.position import Position
 from matches import services, store
-from matches.dice import ScriptedDice
-from matches.exporting import match_to_mat
-from matches.importing import import_mat
-from matches.models import Match, MatchEvent
-from matches.replay import MatchView, fold
+from matches.interop.exporting import match_to_mat
+from matches.interop.importing import import_mat
+from matches.store.dice import ScriptedDice
+from matches.store.models import Match, MatchEvent
+from matches.store.replay import MatchView, fold
 
 from .helpers import Policy, PureDriver, SeededDice, StoreDriver, find_seed, opening, play_random
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules.errors import RulesError
-from matches.importing import import_mat
+from matches.interop.importing import import_mat
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ clock while his last authenticated request on that match is at most the clock's 
 seconds old. Every request on the match counts (the state, the events long-poll, while it
 waits too, any action, and `POST /matches/{id}/heartbeat`). Both seats are seen when the
 match starts. A player not seen for longer than the grace loses the match by forfeit (the
-clock sweeper, matches/clock_tasks.py). `reconnect: 0` turns the rule off for a match.
+clock sweeper, matches/services/clock.py). `reconnect: 0` turns the rule off for a match.
 
 Presence is one small row per seat (MatchPresence), moved forward with one UPDATE, never an
 event: it is not part of the match's history, only of the decision to end it.
@@ -18,8 +18,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from .models import Match, MatchPresence
-from .replay import MatchView
+from matches.store.models import Match, MatchPresence
+from matches.store.replay import MatchView
 
 # A touch writes only if the stored time is older than this: a burst of requests (a state
 # read right after a move, the long-poll) costs one UPDATE, not one each.

@@ -25,9 +25,8 @@ from games.rules.gnubgid import GameState, MatchId, match_id, position_id
 from games.rules.plays import Play, Step, legal_next_steps, legal_plays
 from games.rules.position import Position
 from games.rules.scoring import GameKind
-
-from .models import Match
-from .replay import MatchView
+from matches.store.models import Match
+from matches.store.replay import MatchView
 
 COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"

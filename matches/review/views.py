@@ -33,11 +33,10 @@ from games.rules.errors import RulesError
 from games.rules.plays import apply_step, from_array, to_array
 from games.rules.position import Position
 from games.rules.scoring import GameKind
-
-from . import dice_stats, services
-from .board_svg import BoardPicture, board_svg, steps_in_seat0_numbering
-from .errors import MatchNotFound, StoreError
-from .events import (
+from matches import services
+from matches.errors import MatchNotFound, StoreError
+from matches.interop.exporting import match_to_mat
+from matches.store.events import (
     Aborted,
     CubeDropped,
     CubeOffered,
@@ -55,10 +54,12 @@ from .events import (
     Rolled,
     TimedOut,
 )
-from .exporting import match_to_mat
-from .models import Match, PlayerSuspension
-from .replay import MatchView, StoredEvent, fold
-from .store import stored_events
+from matches.store.models import Match, PlayerSuspension
+from matches.store.replay import MatchView, StoredEvent, fold
+from matches.store.streams import stored_events
+
+from . import dice_stats
+from .board_svg import BoardPicture, board_svg, steps_in_seat0_numbering
 
 SYSTEM_ACTOR = "server"
 

@@ -15,11 +15,10 @@ from django.db import transaction
 
 from games.rules import match as rules
 from games.rules.matfile import mat_actions, parse_mat
-
-from . import services
-from .dice import ScriptedDice
-from .models import Match
-from .replay import MatchView
+from matches import services
+from matches.store.dice import ScriptedDice
+from matches.store.models import Match
+from matches.store.replay import MatchView
 
 
 @dataclass(frozen=True)

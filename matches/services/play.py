@@ -23,14 +23,14 @@ from games.rules import match as rules
 from games.rules.clock import ClockSettings
 from games.rules.dice import Dice
 from games.rules.errors import IllegalAction
+from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
+from matches.store.dice import SECRET_DICE, DiceSource
+from matches.store.events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
+from matches.store.models import Match
+from matches.store.replay import MatchView
+from matches.store.streams import append, load_view
 
-from . import clock_tasks
-from .dice import SECRET_DICE, DiceSource
-from .errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
-from .events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
-from .models import Match
-from .replay import MatchView
-from .store import append, load_view
+from .deadlines import out_of_time, record_deadline
 
 Decide = Callable[[MatchView, int], list[rules.Action]]
 
@@ -141,7 +141,7 @@ def match_join(
             setattr(match, f"player{chosen}", user)
         events: list[Event] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
         view = append(match, view, events, actor_id=_id(user), at=now)
-        clock_tasks.after_command(view, now)  # clocked online matches: deadline task, presence
+        record_deadline(view, now)  # clocked online matches: the deadline, presence
         return view
 
 
@@ -267,17 +267,10 @@ def _command(
                 events.append(event_for_action(action))
             events += _follow_ups(state, view.full, dice)
             view = append(match, view, events, actor_id=_id(user), at=now)
-        clock_tasks.after_command(view, now)  # clocked online matches: the deadline's task
+        record_deadline(view, now)  # clocked online matches: the deadline
     if late is not None:
         raise OutOfTime(late)
     return view
-
-
-def out_of_time(view: MatchView, now: datetime) -> int | None:
-    """The seat whose clock has run out at `now` in a match still being played, if any."""
-    if view.clock is None or view.state is None or view.state.is_over or not view.full:
-        return None
-    return view.clock.out_of_time(now)
 
 
 def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[Event]:

@@ -340,7 +340,7 @@ def _opening_pairs(events: Any) -> dict[tuple[int, int], int]:
 
 
 def _events(since: datetime | None) -> Any:
-    from .models import MatchEvent
+    from matches.store.models import MatchEvent
 
     events = MatchEvent.objects.all()
     if since is not None:

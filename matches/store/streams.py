@@ -16,8 +16,9 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 
 from games.rules.match import EndedBy
+from matches.errors import VersionConflict
 
-from .errors import VersionConflict
+from .committed import Committed, after_commit
 from .events import Event
 from .models import Match, MatchEvent
 from .replay import MatchView, StoredEvent, replay
@@ -117,6 +118,7 @@ def append(
     project(match, new_view)
     # Cache only what is committed: a rolled-back append must not survive in memory.
     transaction.on_commit(lambda: _remember(match.pk, new_view))
+    after_commit(Committed(new_view, tuple(stored), actor_id))
     return new_view
 
 

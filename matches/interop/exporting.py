@@ -5,10 +5,9 @@ from __future__ import annotations
 from uuid import UUID
 
 from games.rules.matfile import export_mat
-
-from .errors import MatchNotFound
-from .events import MatchCreated, PlayerJoined
-from .store import stored_events
+from matches.errors import MatchNotFound
+from matches.store.events import MatchCreated, PlayerJoined
+from matches.store.streams import stored_events
 
 
 def match_to_mat(match_id: UUID) -> str:

@@ -1,0 +1,39 @@
+"""Commands on matches: every write to the store goes through here (README "Match store").
+
+`play` holds the match commands, `deadlines`/`clock` the clock's decisions, `presence` the
+reconnect rule, `computer` the computer opponent's turn.
+"""
+
+from .play import (
+    computer_user,
+    match_abort,
+    match_accept_resign,
+    match_create,
+    match_double,
+    match_drop,
+    match_forfeit,
+    match_join,
+    match_play,
+    match_reject_resign,
+    match_resign,
+    match_roll,
+    match_take,
+    match_timeout,
+)
+
+__all__ = [
+    "computer_user",
+    "match_abort",
+    "match_accept_resign",
+    "match_create",
+    "match_double",
+    "match_drop",
+    "match_forfeit",
+    "match_join",
+    "match_play",
+    "match_reject_resign",
+    "match_resign",
+    "match_roll",
+    "match_take",
+    "match_timeout",
+]

@@ -1,0 +1,98 @@
+"""The site's computer opponent: which seat it plays, whether it must act, and its turn.
+
+`play_turns` asks the computer player of the match's level (`games.bots.player_for`) one
+question at a time and sends each answer through the same commands a human's request uses,
+with the version it decided on: if anything else wrote first it reloads and decides again;
+if the computer is no longer to act it stops. Running it twice, late, or after the match
+ended is therefore harmless. Celery runs it (matches/tasks/computer.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from uuid import UUID
+
+from games import bots
+from games.rules import match as rules
+from games.rules.errors import RulesError
+from matches.errors import StoreError, VersionConflict
+from matches.store import MatchView, load_view
+from matches.store.models import Match
+
+from . import play as commands
+
+logger = logging.getLogger(__name__)
+
+MAX_ACTIONS = 64  # per run: a turn is at most roll + play, a few more around the cube
+
+
+def computer_seat(view: MatchView) -> int | None:
+    """The seat the site's computer plays in a match against the computer, or None."""
+    created = view.created
+    if created is None or created.mode != str(Match.Mode.COMPUTER):
+        return None
+    user = commands.computer_user(created.computer_level or bots.DEFAULT_LEVEL)
+    seats = view.seats_of(user.pk)
+    return seats[0] if seats else None
+
+
+def computer_to_act(view: MatchView) -> bool:
+    state = view.state
+    if state is None or state.is_over or not view.full:
+        return False
+    seat = computer_seat(view)
+    return seat is not None and state.to_act == seat
+
+
+def play_turns(match_id: UUID) -> int:
+    """Play every action the computer owes in this match now; return how many it made."""
+    done = 0
+    for _ in range(MAX_ACTIONS):
+        view = load_view(match_id)
+        state = view.state
+        if state is None or state.is_over or not view.full or view.created is None:
+            break
+        level = view.created.computer_level or bots.DEFAULT_LEVEL
+        user = commands.computer_user(level)
+        seats = view.seats_of(user.pk)
+        if not seats or state.to_act != seats[0]:
+            break
+        try:
+            _act(bots.player_for(level), view, state, seats[0], user)
+        except VersionConflict:
+            continue  # someone wrote first: look again
+        except (RulesError, StoreError):
+            logger.exception("computer move refused in match %s", match_id)
+            break
+        done += 1
+    return done
+
+
+def _act(
+    player: bots.Player, view: MatchView, state: rules.MatchState, seat: int, user: Any
+) -> None:
+    common = {"match_id": view.match_id, "user": user, "expected_version": view.version}
+    phase = state.phase
+    if phase == rules.Phase.ROLL:
+        value = player.resign_value(state, seat)
+        if value:
+            commands.match_resign(value=value, **common)
+        elif state.may_double(seat) and player.should_double(state, seat):
+            commands.match_double(**common)
+        else:
+            commands.match_roll(**common)
+    elif phase == rules.Phase.PLAY and state.dice is not None:
+        play = player.choose_play(state.position_for(seat), state.dice)
+        steps = [[s.frm, s.to] for s in play.steps] if play is not None else []
+        commands.match_play(play=steps, **common)
+    elif phase == rules.Phase.DOUBLED:
+        if player.should_take(state, seat):
+            commands.match_take(**common)
+        else:
+            commands.match_drop(**common)
+    elif phase == rules.Phase.RESIGNING:
+        if player.accept_resignation(state, seat):
+            commands.match_accept_resign(**common)
+        else:
+            commands.match_reject_resign(**common)
