@@ -1,5 +1,21 @@
 """Django loads an app's tables from `<app>.models`; ours live in the store."""
 
-from .store.models import Match, MatchClock, MatchEvent, MatchPresence, PlayerSuspension
+from .store.models import (
+    Match,
+    MatchClock,
+    MatchEvent,
+    MatchLobby,
+    MatchPresence,
+    PlayerProfile,
+    PlayerSuspension,
+)
 
-__all__ = ["Match", "MatchClock", "MatchEvent", "MatchPresence", "PlayerSuspension"]
+__all__ = [
+    "Match",
+    "MatchClock",
+    "MatchEvent",
+    "MatchLobby",
+    "MatchPresence",
+    "PlayerProfile",
+    "PlayerSuspension",
+]

@@ -13,8 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.store.models import PlayerProfile
+
 from .errors import ApiError
-from .models import PlayerProfile
 from .permissions import Authenticated
 from .schema import AUTH, errors
 from .serializers import (

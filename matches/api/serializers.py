@@ -19,9 +19,7 @@ from rest_framework import serializers
 from games import bots
 from games.rules.errors import RulesError
 from games.rules.match import MAX_LENGTH, MatchSettings, Starter
-from matches.store.models import Match
-
-from .models import PlayerProfile
+from matches.store.models import Match, PlayerProfile
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
 RESERVED_PREFIXES = ("guest-", "computer-")

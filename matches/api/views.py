@@ -38,14 +38,13 @@ from matches.errors import MatchFull, VersionConflict
 from matches.interop.exporting import match_to_mat
 from matches.interop.importing import import_mat
 from matches.services import presence
-from matches.store.models import Match
+from matches.store.models import Match, MatchLobby, PlayerProfile, new_invite_code
 from matches.store.replay import MatchView
 from matches.store.streams import load_view, stored_events
 
 from .auth_views import valid
 from .errors import ApiError
 from .idempotency import run_write
-from .models import MatchLobby, PlayerProfile, new_invite_code
 from .permissions import (
     Authenticated,
     check_can_act,

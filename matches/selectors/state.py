@@ -25,7 +25,7 @@ from games.rules.gnubgid import GameState, MatchId, match_id, position_id
 from games.rules.plays import Play, Step, legal_next_steps, legal_plays
 from games.rules.position import Position
 from games.rules.scoring import GameKind
-from matches.store.models import Match
+from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.replay import MatchView
 
 COMPUTER_PREFIX = "computer-"
@@ -207,8 +207,6 @@ def lobby_info(match: Match) -> LobbyInfo:
         info = _lobbies.get(match.pk)
     if info is not None:
         return info
-    from matches.api.models import MatchLobby
-
     row = MatchLobby.objects.select_related("reserved_for").filter(match_id=match.pk).first()
     info = _lobby_from_row(row)
     if row is not None:
@@ -218,8 +216,6 @@ def lobby_info(match: Match) -> LobbyInfo:
 
 def rematch_of_match(match: Match) -> str | None:
     """The id of the rematch of a finished match, if one was offered."""
-    from matches.api.models import MatchLobby
-
     found = MatchLobby.objects.filter(rematch_of_id=match.pk).values_list("match_id", flat=True)
     first = found.first()
     return str(first) if first else None
@@ -236,8 +232,6 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
             else:
                 missing[user_id] = name
     if missing:
-        from matches.api.models import PlayerProfile
-
         rows = PlayerProfile.objects.filter(user_id__in=list(missing)).values_list(
             "user_id", "kind", "display_name"
         )

@@ -5,7 +5,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-import matches.api.models
+import matches.store.models
 
 
 class Migration(migrations.Migration):
@@ -103,7 +103,7 @@ class Migration(migrations.Migration):
                 (
                     "invite_code",
                     models.CharField(
-                        default=matches.api.models.new_invite_code, max_length=16, unique=True
+                        default=matches.store.models.new_invite_code, max_length=16, unique=True
                     ),
                 ),
                 (
