@@ -43,3 +43,13 @@ def test_pure_packages_import_nothing_of_the_service(package: str) -> None:
     assert result.returncode == 0, result.stderr
     loaded = set(json.loads(result.stdout.strip().splitlines()[-1]))
     assert not loaded & SERVICE_PACKAGES, f"{package} imports {sorted(loaded & SERVICE_PACKAGES)}"
+
+
+def test_layers_hold() -> None:
+    """The import-linter contracts in .importlinter: rules <- bots <- matches core <- delivery."""
+    lint = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run(
+        [str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout

@@ -5,9 +5,10 @@ state changes; the tables keep their names and rows (tavla_api 0002 lets go of t
 
 import django.db.models.deletion
 import django.utils.timezone
-import matches.store.models
 from django.conf import settings
 from django.db import migrations, models
+
+import matches.store.models
 
 
 class Migration(migrations.Migration):

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches.services import clock
-from matches.services.play import out_of_time
+from matches.services.deadlines import clocked, deadline_of, out_of_time
 from matches.store import load_view
 from matches.store.committed import Committed
 
@@ -45,7 +45,7 @@ TASK_OPTIONS: dict[str, Any] = {
 def after_commit(committed: Committed) -> None:
     """A `TAVLA_AFTER_COMMIT` hook: a clocked match has a new deadline, schedule its task."""
     view = committed.view
-    deadline = clock.deadline_of(view)
+    deadline = deadline_of(view)
     if deadline is not None:
         send_enforce(str(view.match_id), view.version, deadline)
 
@@ -80,12 +80,12 @@ def send_enforce(match_id: str, version: int, deadline: datetime) -> bool:
 def enforce_clock(match_id: str, version: int) -> str:
     """At a deadline: time the match out if its clock says so now; what happened, in a word."""
     view = load_view(UUID(str(match_id)))
-    if not clock.clocked(view):
+    if not clocked(view):
         return "over"
     now = timezone.now()
     seat = out_of_time(view, now)
     if seat is None:
-        deadline = clock.deadline_of(view)
+        deadline = deadline_of(view)
         if view.version == int(version) and deadline is not None:
             # Woke before the deadline (a capped ETA): sleep again.
             send_enforce(str(match_id), view.version, deadline)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from games.rules.position import Position
 from matches.review.board_svg import (
     BOARD_H,
     BOARD_Y,
@@ -14,8 +15,6 @@ from matches.review.board_svg import (
     board_svg,
     steps_in_seat0_numbering,
 )
-
-from games.rules.position import Position
 
 NS = "{http://www.w3.org/2000/svg}"
 
