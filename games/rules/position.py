@@ -9,7 +9,7 @@ positions travel to and from JSON unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .errors import InvalidPosition
 
@@ -99,6 +99,30 @@ class Position:
         for who, count in (("the player on roll", mine), ("the opponent", theirs)):
             if count != CHECKERS:
                 raise InvalidPosition(f"{who} has {count} checkers, not 15")
+
+
+P = TypeVar("P", bound=Position)
+
+_new = object.__new__
+_set_board = cast(Any, Position.__dict__["board"]).__set__
+_set_bar = cast(Any, Position.__dict__["bar"]).__set__
+_set_off = cast(Any, Position.__dict__["off"]).__set__
+
+
+def make_position(
+    cls: type[P], board: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int]
+) -> P:
+    """A position of class `cls` built without the dataclass constructor (no checks).
+
+    The hot path of legal-play generation: the fields are set through their slot descriptors,
+    which is about twice as fast as the frozen dataclass `__init__`. Only for values the
+    engine itself computed.
+    """
+    position = _new(cls)
+    _set_board(position, board)
+    _set_bar(position, bar)
+    _set_off(position, off)
+    return position
 
 
 def _ints(value: Any, length: int, name: str) -> list[int]:

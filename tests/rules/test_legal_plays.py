@@ -430,3 +430,35 @@ def _d(a: int, b: int):
     from games.rules.dice import Dice
 
     return Dice.of(a, b)
+
+
+# -- the Play values -------------------------------------------------------------------------
+
+
+def test_plays_are_values_equal_to_eagerly_built_ones():
+    """legal_plays builds its plays lazily; they equal and hash like Play(steps, result)."""
+    from games.rules.plays import Play
+
+    p = pos(mine={24: 2, 13: 5, 8: 3, 6: 5}, theirs={1: 2, 12: 5, 17: 3, 19: 4, 21: 1})
+    for play in legal_plays(p, _d(4, 4)) + legal_plays(p, _d(3, 1)):
+        eager = Play(play.steps, after(p, *((s.frm, s.to) for s in play.steps)))
+        assert play == eager and hash(play) == hash(eager)
+        assert play.result == eager.result and play.result.off == p.off
+        assert repr(play) == repr(eager)
+    assert legal_plays(p, _d(3, 1))[0] != legal_plays(p, _d(3, 1))[1]
+
+
+def test_a_play_is_immutable():
+    play = legal_plays(pos(mine={13: 15}, theirs={24: 15}), _d(2, 1))[0]
+    with pytest.raises(AttributeError):
+        play.steps = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        play.result = play.result  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        play.extra = 1  # type: ignore[attr-defined]
+
+
+def test_a_bear_off_play_counts_its_checkers_off():
+    p = pos(mine={1: 2, 2: 1}, theirs={20: 15}, off=(12, 0))
+    (play,) = [q for q in legal_plays(p, _d(2, 1)) if q.result.off[0] == 14]
+    assert play.result == after(p, (2, 0), (1, 0))
