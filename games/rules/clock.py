@@ -9,18 +9,22 @@ When time runs out the player loses the match.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from .errors import IllegalAction
+from .errors import InvalidSettings
 
-SITE = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}
+_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 
 
 @dataclass(frozen=True, slots=True)
 class ClockSettings:
-    """Seconds: free delay per move, reserve per match, cap per move, reconnection grace."""
+    """Whole seconds: free delay per move, reserve per match, cap per move, reconnection grace.
+
+    The defaults are the site's clock (RULES.md "Clocks"), named `SITE_CLOCK`.
+    """
 
     delay: float = 12
     reserve: float = 120
@@ -28,19 +32,37 @@ class ClockSettings:
     reconnect: float = 60
 
     @classmethod
-    def from_json(cls, data: Any) -> ClockSettings:
+    def from_json(cls, data: Any, *, check: bool = True) -> ClockSettings:
+        """Settings from `{"delay", "reserve", "max_move", "reconnect"}` (missing fields: the
+        site's). Raises InvalidSettings naming the field unless each is a whole number of
+        seconds, 0 or more (max_move more than 0). check=False reads a recorded clock as it
+        is (replay never re-judges what was accepted when it was recorded)."""
         if not isinstance(data, dict):
-            raise IllegalAction("a clock is {delay, reserve, max_move, reconnect} in seconds")
-        unknown = set(data) - set(SITE)
+            raise InvalidSettings(
+                "clock", "a clock is {delay, reserve, max_move, reconnect} in whole seconds"
+            )
+        values = {**SITE_CLOCK.to_json(), **data}
+        if not check:
+            return cls(**{name: values[name] for name in _FIELDS})
+        unknown = set(data) - set(_FIELDS)
         if unknown:
-            raise IllegalAction(f"unknown clock field {sorted(unknown)[0]!r}")
-        values = {**SITE, **data}
-        for name, value in values.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise IllegalAction(f"clock {name} must be a number of seconds, 0 or more")
-        clock = cls(**values)
+            name = sorted(unknown)[0]
+            raise InvalidSettings(name, f"unknown clock field {name!r}")
+        for name in _FIELDS:
+            value = values[name]
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+            ):
+                raise InvalidSettings(name, f"clock {name} must be a number of seconds")
+            if value != int(value):
+                raise InvalidSettings(name, f"clock {name} must be whole seconds, not {value!r}")
+            if value < 0:
+                raise InvalidSettings(name, f"clock {name} must be 0 seconds or more")
+        clock = cls(**{name: int(values[name]) for name in _FIELDS})
         if clock.max_move <= 0:
-            raise IllegalAction("clock max_move must be more than 0 seconds")
+            raise InvalidSettings("max_move", "clock max_move must be more than 0 seconds")
         return clock
 
     def to_json(self) -> dict[str, float]:
@@ -110,3 +132,10 @@ class Clock:
                 reserve = max(0.0, reserve - over)
             out.append({"delay": round(delay, 3), "reserve": round(reserve, 3)})
         return out
+
+
+SITE_CLOCK = ClockSettings()
+"""The site's clock (RULES.md "Clocks"): 12 s delay per move (not banked), 120 s reserve per
+match, 60 s at most per move, 60 s to reconnect."""
+SITE: dict[str, float] = SITE_CLOCK.to_json()
+"""`SITE_CLOCK` as JSON (the old name)."""

@@ -48,6 +48,16 @@ class NotYourTurn(IllegalAction):
     code = "not_your_turn"
 
 
+class InvalidSettings(RulesError):
+    """Match or clock settings that are not allowed; `field` names the setting at fault."""
+
+    code = "invalid_settings"
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class InvalidId(RulesError):
     """A gnubg Position ID or Match ID that does not decode."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .dice import Dice
-from .errors import IllegalAction, NotYourTurn, RulesError
+from .errors import IllegalAction, InvalidSettings, NotYourTurn, RulesError
 from .gnubgid import GameState, MatchId, match_id, position_id
 from .plays import Play, Step, legal_plays
 from .position import Position
@@ -21,7 +21,10 @@ from .scoring import GameKind, game_points, has_won, kind_of_win
 from .validate import resolve_play
 
 MAX_CUBE = 64
-MAX_LENGTH = 25
+"""The doubling cube's highest value."""
+MAX_MATCH_LENGTH = 25
+"""The longest match (points to win) the rules accept; 0 is money play."""
+MAX_LENGTH = MAX_MATCH_LENGTH  # the old name, for code not yet on the games.rules facade
 
 
 class Phase(StrEnum):
@@ -59,12 +62,21 @@ class MatchSettings:
     next_game_starter: Starter = Starter.OPENING_ROLL
 
     def check(self) -> None:
-        if not isinstance(self.length, int) or not 0 <= self.length <= MAX_LENGTH:
-            raise IllegalAction(f"a match is played to 1-{MAX_LENGTH} points, or 0 for money play")
+        if (
+            not isinstance(self.length, int)
+            or isinstance(self.length, bool)
+            or not 0 <= self.length <= MAX_MATCH_LENGTH
+        ):
+            raise InvalidSettings(
+                "length", f"a match is played to 1-{MAX_MATCH_LENGTH} points, or 0 for money play"
+            )
         if self.backgammon_value not in (2, 3):
-            raise IllegalAction("a backgammon counts 3 points, or 2 where clubs count it as mars")
+            raise InvalidSettings(
+                "backgammon_value",
+                "a backgammon counts 3 points, or 2 where clubs count it as mars",
+            )
         if self.jacoby and self.length:
-            raise IllegalAction("the Jacoby rule is for money play only")
+            raise InvalidSettings("jacoby", "the Jacoby rule is for money play only")
 
     @property
     def is_money(self) -> bool:

@@ -1,11 +1,12 @@
 """The clock with injected time: delay not banked, reserve draining, the 60-second cap."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.rules.clock import SITE, Clock, ClockSettings
-from games.rules.errors import IllegalAction
+from games.rules.clock import SITE, SITE_CLOCK, Clock, ClockSettings
+from games.rules.errors import IllegalAction, InvalidSettings
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -20,6 +21,8 @@ def site_clock() -> Clock:
 
 def test_the_site_preset_is_12s_delay_2min_reserve_60s_cap() -> None:
     assert ClockSettings.from_json({}) == ClockSettings(12, 120, 60, 60)
+    assert ClockSettings(delay=12, reserve=120, max_move=60, reconnect=60) == SITE_CLOCK
+    assert SITE == {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}
 
 
 def test_a_move_within_the_delay_costs_no_reserve_and_unused_delay_is_not_banked() -> None:
@@ -75,6 +78,29 @@ def test_stopping_charges_the_running_move() -> None:
 
 def test_custom_clocks_are_checked() -> None:
     assert ClockSettings.from_json({"delay": 1, "reserve": 2, "max_move": 3}).reconnect == 60
-    for bad in ({"delay": -1}, {"reserve": "x"}, {"max_move": 0}, {"speed": 3}, [12]):
-        with pytest.raises(IllegalAction):
+    for bad, field in (
+        ({"delay": -1}, "delay"),
+        ({"reserve": "x"}, "reserve"),
+        ({"max_move": 0}, "max_move"),
+        ({"speed": 3}, "speed"),
+        ({"reconnect": True}, "reconnect"),
+        ({"delay": float("inf")}, "delay"),
+        ([12], "clock"),
+    ):
+        with pytest.raises(InvalidSettings) as refused:
             ClockSettings.from_json(bad)
+        assert refused.value.field == field and refused.value.code == "invalid_settings"
+        assert not isinstance(refused.value, IllegalAction)
+
+
+@pytest.mark.parametrize("field", ["delay", "reserve", "max_move", "reconnect"])
+def test_clock_settings_are_whole_seconds(field: str) -> None:
+    with pytest.raises(InvalidSettings, match="whole seconds") as refused:
+        ClockSettings.from_json({field: 1.5})
+    assert refused.value.field == field
+    assert ClockSettings.from_json({field: 2.0}) == replace(SITE_CLOCK, **{field: 2})
+
+
+def test_a_recorded_clock_is_read_without_judging_it() -> None:
+    recorded = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 1.5}
+    assert ClockSettings.from_json(recorded, check=False).reconnect == 1.5

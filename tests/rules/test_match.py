@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules.dice import Dice
-from games.rules.errors import IllegalAction, IllegalPlay, RulesError
+from games.rules.errors import IllegalAction, IllegalPlay, InvalidSettings, RulesError
 from games.rules.match import (
     MAX_CUBE,
+    MAX_MATCH_LENGTH,
     Abort,
     AcceptResign,
     Action,
@@ -378,15 +379,29 @@ def test_a_match_with_the_cube_passes_n_with_the_cube():
     assert state.score == (9, 0) and state.winner == 0 and state.is_over
 
 
-@pytest.mark.parametrize("settings_", [MatchSettings(length=-1), MatchSettings(length=26)])
+@pytest.mark.parametrize(
+    "settings_", [MatchSettings(length=-1), MatchSettings(length=26), MatchSettings(length=True)]
+)
 def test_match_length_outside_0_to_25_is_refused(settings_):
-    with pytest.raises(IllegalAction, match="1-25 points"):
+    with pytest.raises(InvalidSettings, match="1-25 points") as refused:
         MatchState.new(settings_)
+    assert refused.value.field == "length" and refused.value.code == "invalid_settings"
+
+
+def test_the_longest_match_is_25_points():
+    assert MAX_MATCH_LENGTH == 25
+    assert MatchState.new(MatchSettings(length=MAX_MATCH_LENGTH)).settings.length == 25
 
 
 def test_backgammon_value_is_two_or_three():
-    with pytest.raises(IllegalAction, match="backgammon counts 3"):
+    with pytest.raises(InvalidSettings, match="backgammon counts 3") as refused:
         MatchState.new(MatchSettings(backgammon_value=4))
+    assert refused.value.field == "backgammon_value"
+
+
+def test_a_settings_error_is_not_an_illegal_action():
+    assert issubclass(InvalidSettings, RulesError)
+    assert not issubclass(InvalidSettings, IllegalAction)
 
 
 def test_money_play_goes_on_game_after_game():
@@ -624,8 +639,9 @@ def test_without_jacoby_gammons_count_with_a_centred_cube():
 
 
 def test_jacoby_is_for_money_play_only():
-    with pytest.raises(IllegalAction, match="money play only"):
+    with pytest.raises(InvalidSettings, match="money play only") as refused:
         MatchState.new(MatchSettings(length=5, cube=True, jacoby=True))
+    assert refused.value.field == "jacoby"
 
 
 # -- resignation ---------------------------------------------------------------------------------
