@@ -6,7 +6,7 @@
     written the way a competent person writes one first (recursive over the dice orders, a set
     of resulting board tuples, then the mandatory-play rules); before timing, the benchmark
     checks that it gives exactly the same set of results as `legal_plays` on every position;
-  - `successors (arrays)`: the array search alone;
+  - `successors (arrays)`: `games.rules.successor_arrays`, the array search alone;
   - `legal_plays`: the public call, returning Play values (steps, result Position, notation);
   - `legal_plays + results`: the same, reading every play's `result` and `steps` as a caller
     that evaluates the plays does;
@@ -28,13 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.rules.dice import Dice  # noqa: E402
-from games.rules.perft import perft  # noqa: E402
-from games.rules.plays import legal_plays, search, to_array  # noqa: E402
-from games.rules.position import Position  # noqa: E402
-
-board_array = to_array
-successor_arrays = search
+from games.rules import (  # noqa: E402
+    Dice,
+    Position,
+    board_array,
+    legal_plays,
+    perft,
+    successor_arrays,
+)
 
 CORPUS = ROOT / "tests" / "data" / "moves-public.jsonl"
 POSITIONS = 5000

@@ -16,9 +16,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from games.rules.dice import Dice
-from games.rules.errors import RulesError
-from games.rules.position import Position
+from games.rules import Dice, Position, RulesError
 
 from . import LEVELS, levels
 from .base import Player

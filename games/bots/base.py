@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from games.rules.dice import Dice
-from games.rules.match import MatchState
-from games.rules.plays import Play, legal_plays
-from games.rules.position import Position
+from games.rules import Dice, MatchState, Play, Position, legal_plays
 
 
 class Player(ABC):

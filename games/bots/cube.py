@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.rules.match import MatchState
-from games.rules.scoring import GameKind, game_points
+from games.rules import GameKind, MatchState, game_points
 
 from .met import match_winning_chance
 

@@ -2,7 +2,7 @@
 
 The position is seen from the side of the player who has just moved (the opponent is on
 roll), as the evaluator scores the result of each legal play. Positions come in the rules
-engine's array form (games/rules/plays.py: 26 counts, index 0 minus the opponent's bar,
+engine's array form (`games.rules.board_array`: 26 counts, index 0 minus the opponent's bar,
 1..24 the points, 25 the mover's bar), many at once, because a move is chosen by scoring
 every legal result in one batch.
 
@@ -27,8 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from games.rules.plays import to_array
-from games.rules.position import CHECKERS, Position
+from games.rules import CHECKERS, Position, board_array
 
 POINT_INPUTS = 4
 SIDE_INPUTS = 24 * POINT_INPUTS
@@ -118,7 +117,7 @@ def races(a: np.ndarray) -> np.ndarray:
 
 def to_arrays(positions: Sequence[Position]) -> np.ndarray:
     """(n, 26) array form of positions."""
-    return np.array([to_array(p) for p in positions], dtype=np.int64).reshape(-1, 26)
+    return np.array([board_array(p) for p in positions], dtype=np.int64).reshape(-1, 26)
 
 
 def encode_many(positions: Sequence[Position]) -> np.ndarray:

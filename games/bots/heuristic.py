@@ -11,9 +11,7 @@ never doubles: a sensible, readable opponent that beats random play almost alway
 
 from __future__ import annotations
 
-from games.rules.dice import Dice
-from games.rules.plays import Play
-from games.rules.position import Position
+from games.rules import Dice, Play, Position
 
 from .base import Player
 

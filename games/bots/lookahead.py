@@ -13,8 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from games.rules.plays import search, to_array
-from games.rules.position import Position
+from games.rules import Position, board_array, successor_arrays
 
 from .network import Evaluator, equity
 
@@ -31,7 +30,7 @@ def on_roll(evaluator: Evaluator, boards: Sequence[Sequence[int]]) -> np.ndarray
         board = list(b)
         for high, low in ROLLS:
             starts.append(len(keys))
-            found = search(board, high, low)
+            found = successor_arrays(board, high, low)
             keys.extend(found if found else (tuple(board),))  # no play: the turn passes
     outputs = evaluator.evaluate_arrays(np.array(keys, dtype=np.int64))
     scores = equity(outputs)
@@ -44,4 +43,4 @@ def on_roll(evaluator: Evaluator, boards: Sequence[Sequence[int]]) -> np.ndarray
 
 def chances_on_roll(evaluator: Evaluator, position: Position) -> np.ndarray:
     """(5,) probabilities for the player on roll in `position` (his side), before his roll."""
-    return on_roll(evaluator, [to_array(position)])[0]
+    return on_roll(evaluator, [board_array(position)])[0]

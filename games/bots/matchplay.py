@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from games.rules.dice import Dice
-from games.rules.match import (
+from games.rules import (
     AcceptResign,
     Action,
+    Dice,
     Double,
     Drop,
     MatchSettings,

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.rules.plays import from_array
-from games.rules.position import Position
+from games.rules import Position, position_from_array
 
 from .features import FEATURES, encode_arrays, races, to_arrays
 
@@ -128,7 +127,7 @@ class Evaluator:
             out[~race] = self.contact.forward(x[~race])
         won = (a[:, 1:] > 0).sum(axis=1) == 0  # no checker of the mover left on the board
         for i in np.flatnonzero(won):
-            out[i] = terminal_outputs(from_array(list(a[i])))
+            out[i] = terminal_outputs(position_from_array(list(a[i])))
         return out
 
     def save(self, path: str | Path) -> None:
@@ -145,7 +144,7 @@ class Evaluator:
 
 def terminal_outputs(won: Position) -> np.ndarray:
     """The exact outputs of a game the player who just moved has won (all his checkers off)."""
-    from games.rules.scoring import kind_of_win
+    from games.rules import kind_of_win
 
     kind = int(kind_of_win(won))
     return np.array([1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0])

@@ -15,10 +15,16 @@ import random
 
 import numpy as np
 
-from games.rules.dice import Dice
-from games.rules.match import MatchState, Phase
-from games.rules.plays import Play, flip_array, to_array
-from games.rules.position import CHECKERS, Position
+from games.rules import (
+    CHECKERS,
+    Dice,
+    MatchState,
+    Phase,
+    Play,
+    Position,
+    board_array,
+    flipped_array,
+)
 
 from . import cube
 from .base import Player
@@ -104,5 +110,7 @@ class LookaheadPlayer(NetworkPlayer):
         for i in chosen:
             if plays[i].result.off[0] == CHECKERS:
                 return plays[i]  # the game is won: nothing to look at
-        replies = on_roll(self.evaluator, [flip_array(to_array(plays[i].result)) for i in chosen])
+        replies = on_roll(
+            self.evaluator, [flipped_array(board_array(plays[i].result)) for i in chosen]
+        )
         return plays[chosen[int(np.argmax(equity(flip(replies))))]]

@@ -18,9 +18,7 @@ reported as points per game against it.
 
 from __future__ import annotations
 
-from games.rules.dice import Dice
-from games.rules.plays import Play
-from games.rules.position import CHECKERS, Position
+from games.rules import CHECKERS, Dice, Play, Position
 
 from .base import Player
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.rules.dice import Dice
-from games.rules.plays import Play
-from games.rules.position import Position
+from games.rules import Dice, Play, Position
 
 from .base import Player
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.rules.dice import Dice
-from games.rules.position import Position
-from games.rules.scoring import GameKind, has_won, kind_of_win
+from games.rules import Dice, GameKind, Position, has_won, kind_of_win
 
 from .base import Player
 

@@ -32,8 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.rules.plays import flip_array, search, to_array
-from games.rules.position import Position
+from games.rules import Position, board_array, flipped_array, successor_arrays
 
 from .features import encode_arrays, races
 from .network import Evaluator, equity, flip
@@ -57,12 +56,12 @@ class Trainer:
         rng = random.Random(seed)
         _, dice = opening_roll(rng)
         high, low = dice.high, dice.low
-        b = to_array(Position.starting())
+        b = board_array(Position.starting())
         inputs: list[np.ndarray] = []
         race_flags: list[bool] = []
         values: list[np.ndarray] = []
         for _ in range(max_turns):
-            found = search(b, high, low)
+            found = successor_arrays(b, high, low)
             keys = list(found) if found else [tuple(b)]  # no legal play: the turn passes
             a = np.array(keys, dtype=np.int64)
             x, race = encode_arrays(a), races(a)
@@ -74,7 +73,7 @@ class Trainer:
             after = keys[best]
             if all(n <= 0 for n in after[1:]):  # the mover has borne off his last checker
                 break
-            b = flip_array(list(after))
+            b = flipped_array(list(after))
             high, low = rng.randint(1, 6), rng.randint(1, 6)
             if high < low:
                 high, low = low, high

@@ -10,11 +10,12 @@ array with both bars always 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
 from .dice import Dice
-from .position import BAR, CHECKERS, OFF, Position, _new, _set_bar, _set_board, _set_off
+from .position import BAR, CHECKERS, OFF, P, Position, _new, _set_bar, _set_board, _set_off
 
 Board = list[int]
 Key = tuple[int, ...]
@@ -115,17 +116,69 @@ Found = dict[Key, tuple[Step, ...]]
 
 
 # -- the array form -------------------------------------------------------------------------
+#
+# Public, for callers that search many positions quickly (the computer players' training and
+# lookahead): `board_array`, `position_from_array`, `flipped_array`, `successor_arrays`.
+# The engine's own helpers below (`to_array`, `from_array`, `flip_array`, `apply_step`) are
+# internal: they may change with the search.
+
+
+def board_array(position: Position) -> list[int]:
+    """The array form of a position: 26 ints from the mover's side.
+
+    Index 0 is minus the opponent's checkers on the bar, 1..24 the points (positive: the
+    mover's checkers, negative: the opponent's), 25 the mover's checkers on the bar; borne-off
+    checkers are what is missing from 15. A new list each call (the caller may change it).
+    """
+    return [-position.bar[1], *position.board, position.bar[0]]
+
+
+def position_from_array(array: Sequence[int]) -> Position:
+    """The Position an array form describes (see `board_array`); not checked."""
+    return from_array(list(array))
+
+
+def flipped_array(array: Sequence[int]) -> list[int]:
+    """The same position's array form from the other player's side (he is now to move)."""
+    return [-n for n in reversed(array)]
+
+
+def successor_arrays(array: Sequence[int], high: int, low: int) -> list[Key]:
+    """Every distinct position a legal play of the roll high-low reaches, as array forms
+    (tuples, still from the mover's side, not flipped), in no particular order.
+
+    The same positions as `legal_plays` gives, without building Play values: the fast path for
+    evaluating many positions. An empty list: the roll cannot be played (the turn passes).
+    Dice may be given in either order.
+    """
+    if high < low:
+        high, low = low, high
+    return list(search(list(array), high, low))
+
+
+def apply_steps(position: Position, steps: Iterable[Step | Sequence[int]]) -> Position:
+    """The position after moving the mover's checkers by `steps`, hitting blots landed on.
+
+    Steps are Step values or (from, to) pairs in the mover's numbering (25 the bar, 0 off).
+    No rule is checked (for showing recorded plays, not for judging them): use `legal_plays`
+    or `resolve_play` for that.
+    """
+    b = to_array(position)
+    for step in steps:
+        frm, to = (step.frm, step.to) if isinstance(step, Step) else (step[0], step[1])
+        apply_step(b, frm, to)
+    return from_array(b, type(position))
 
 
 def to_array(position: Position) -> Board:
     return [-position.bar[1], *position.board, position.bar[0]]
 
 
-def from_array(b: Board) -> Position:
+def from_array(b: Board, cls: type[P] = Position) -> P:  # type: ignore[assignment]
     board = tuple(b[1:25])
     mine = b[25] + sum(n for n in board if n > 0)
     theirs = -b[0] - sum(n for n in board if n < 0)
-    return Position(board, (b[25], -b[0]), (CHECKERS - mine, CHECKERS - theirs))
+    return cls(board, (b[25], -b[0]), (CHECKERS - mine, CHECKERS - theirs))
 
 
 def flip_array(b: Board) -> Board:

@@ -7,7 +7,7 @@ from itertools import permutations
 
 from .dice import Dice
 from .errors import IllegalPlay
-from .notation import Move, moves_from_pairs, parse_moves, point_name
+from .notation import CheckerMove, moves_from_pairs, parse_moves, point_name
 from .plays import (
     Board,
     Key,
@@ -56,7 +56,7 @@ def _mine(position: Position) -> tuple[int, ...]:
     return (*(max(n, 0) for n in position.board), position.bar[0])
 
 
-def _target(position: Position, moves: list[Move]) -> tuple[tuple[int, ...], Position]:
+def _target(position: Position, moves: list[CheckerMove]) -> tuple[tuple[int, ...], Position]:
     """The mover's checkers after the moves, and the whole position they lead to.
 
     Only blots on written points count as hit: "24/13" passes its waypoint without hitting,
@@ -79,7 +79,7 @@ def _target(position: Position, moves: list[Move]) -> tuple[tuple[int, ...], Pos
     return tuple(mine[1:]), Position(board, (mine[BAR], theirs[0]), off)
 
 
-def explain(position: Position, dice: Dice, moves: list[Move], legal: list[Play]) -> str:
+def explain(position: Position, dice: Dice, moves: list[CheckerMove], legal: list[Play]) -> str:
     """Why a play that matches no legal play is illegal, as a sentence."""
     b = to_array(position)
     dice_left = list(dice.steps)
@@ -105,7 +105,7 @@ def explain(position: Position, dice: Dice, moves: list[Move], legal: list[Play]
 
 
 def _route(
-    b: Board, move: Move, dice_left: list[int]
+    b: Board, move: CheckerMove, dice_left: list[int]
 ) -> tuple[list[tuple[int, int, int]] | None, str]:
     """Single-die steps that carry one checker along `move`, or None and the reason."""
     first_problem = ""
@@ -147,7 +147,7 @@ def _route(
     )
 
 
-def _covers(move: Move, order: tuple[int, ...]) -> bool:
+def _covers(move: CheckerMove, order: tuple[int, ...]) -> bool:
     """Whether these dice, in this order, carry a checker exactly along `move`."""
     distance = move.frm - move.to
     if move.to != OFF:
