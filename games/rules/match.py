@@ -15,7 +15,7 @@ from enum import StrEnum
 from .dice import Dice
 from .errors import IllegalAction, InvalidSettings, NotYourTurn, RulesError
 from .gnubgid import GameState, MatchId, match_id, position_id
-from .plays import Play, Step, legal_plays
+from .plays import Play, Step, apply_steps, legal_plays
 from .position import Position
 from .scoring import GameKind, game_points, has_won, kind_of_win
 from .validate import resolve_play
@@ -207,10 +207,18 @@ class MatchState:
     games: tuple[GameResult, ...] = ()
     winner: int | None = None  # the match winner, once over
     ended_by: EndedBy | None = None
+    # When the match is over: who was on turn, the dice that were out and the resignation
+    # offered at that moment (gnubg's Match ID of a finished match keeps them).
+    ended_turn: int | None = None
+    ended_dice: Dice | None = None
+    ended_resign: int = 0
 
     @classmethod
-    def new(cls, settings: MatchSettings) -> MatchState:
-        settings.check()
+    def new(cls, settings: MatchSettings, *, check: bool = True) -> MatchState:
+        """A match before its first opening roll. check=False (replay) trusts the settings,
+        even beyond today's limits."""
+        if check:
+            settings.check()
         return cls(settings)
 
     # -- reading the state ---------------------------------------------------------------
@@ -270,23 +278,58 @@ class MatchState:
         return ["play", "resign"]
 
     def gnubg_ids(self) -> tuple[str, str]:
-        """gnubg's Position ID (from the side of the player on roll) and Match ID."""
-        roller = self.turn if self.turn is not None else 0
-        over = {
-            EndedBy.DROP: GameState.DROPPED,
-            EndedBy.RESIGN: GameState.RESIGNED,
-        }.get(self.ended_by or EndedBy.BEAROFF, GameState.OVER)
+        """gnubg's Position ID (from the side of gnubg's player on roll) and Match ID, as
+        GNU Backgammon itself shows them in the same situation (checked against gnubg in
+        tests/rules/test_gnubg_match_state.py):
+
+        - before an opening roll (no game in progress): game state "none", the score so far,
+          player 0's view of the starting position;
+        - in play: the roller is the player on roll; while a double or a resignation is
+          offered, the turn is his opponent's; the dice once rolled;
+        - match over (no Crawford flag: gnubg's is the next game's by then): by the last
+          checker off, game state "over", the loser on roll and to act (gnubg passes the
+          turn after the last move), no dice;
+        - by a resignation: "resigned", the resigner on roll, the winner to act, the
+          resignation value and the dice that were out;
+        - by a dropped double: "dropped", the doubler on roll, the dropper to act, the cube
+          as it was before the offer;
+        - lost on time, forfeited or aborted (not gnubg's): "over", whoever was on turn.
+        """
+        s = self.settings
+        resignation = 0
+        dice = self.dice
+        if self.phase == Phase.OPENING:
+            state, roller, to_act = GameState.NONE, 0, 0
+        elif self.phase == Phase.OVER:
+            won = self.winner if self.winner is not None else 0
+            if self.ended_by == EndedBy.BEAROFF:
+                state, roller, to_act, dice = GameState.OVER, 1 - won, 1 - won, None
+            elif self.ended_by == EndedBy.RESIGN:
+                state, roller, to_act = GameState.RESIGNED, 1 - won, won
+                resignation, dice = self.ended_resign, self.ended_dice
+            elif self.ended_by == EndedBy.DROP:
+                state, roller, to_act, dice = GameState.DROPPED, won, 1 - won, None
+            else:
+                roller = to_act = self.ended_turn if self.ended_turn is not None else 0
+                state, dice = GameState.OVER, self.ended_dice
+        else:
+            state = GameState.PLAYING
+            roller = self.turn if self.turn is not None else 0
+            to_act = self.to_act if self.to_act is not None else roller
+            if self.phase == Phase.RESIGNING:
+                resignation = self.resign_value
         ids = MatchId(
             cube_value=self.cube,
             cube_owner=self.cube_owner,
             player_on_roll=roller,
-            crawford=self.crawford_game,
-            game_state=over if self.is_over else GameState.PLAYING,
-            turn=self.to_act if self.to_act is not None else roller,
+            # Over, gnubg's flag is already the next game's: none after the match.
+            crawford=self.crawford_game and s.length > 0 and self.phase != Phase.OVER,
+            game_state=state,
+            turn=to_act,
             double_offered=self.phase == Phase.DOUBLED,
-            resignation=self.resign_value if self.phase == Phase.RESIGNING else 0,
-            dice=(self.dice.high, self.dice.low) if self.dice else None,
-            match_length=self.settings.length,
+            resignation=resignation,
+            dice=(dice.high, dice.low) if dice else None,
+            match_length=s.length,
             score=self.score,
             jacoby=self.jacoby_applies(),
         )
@@ -308,63 +351,114 @@ class MatchState:
 
 
 def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchState:
-    """The state after `action`. With check=True (deciding a command) every rule is enforced
-    and a RulesError says what is wrong; check=False (replaying recorded facts) trusts it."""
+    """The state after `action`.
+
+    check=True decides a command: every rule is enforced (whose turn, the phase, the cube,
+    resignation values, the play itself) and a RulesError says what is wrong. check=False
+    replays a recorded fact and never re-judges it: no rule or limit is looked at again, so
+    actions recorded under older rules or limits still replay (the cube, a resignation value,
+    a player acting out of turn all apply as recorded). Only what cannot mean anything is
+    refused either way: an action after the match is over, or a player other than 0 and 1.
+    """
     if state.phase == Phase.OVER:
         raise IllegalAction("the match is over")
     player = getattr(action, "player", 0)
     if player not in (0, 1):
         raise IllegalAction(f"there is no player {player!r}: players are 0 and 1")
+    after = judge(state, action) if check else None
+    return _apply_fact(state, action, after)
+
+
+def judge(state: MatchState, action: Action) -> Position | None:
+    """Raise a RulesError unless `action` is allowed in `state` (the decide path of `apply`).
+
+    For a Move, return the position it leads to (the mover's view), so the play is resolved
+    once.
+    """
     match action:
         case OpeningRoll():
-            return _opening_roll(state, action)
+            if state.phase != Phase.OPENING:
+                raise IllegalAction("the opening roll is over")
+            Dice.of(action.die0, action.die1)
         case Roll():
             check_turn(state, Phase.ROLL, action.player, "roll")
-            return replace(state, phase=Phase.PLAY, dice=action.dice)
         case Move():
-            return _move(state, action, check)
+            check_turn(state, Phase.PLAY, action.player, "move")
+            if state.dice is None:  # pragma: no cover - PLAY always has dice
+                raise IllegalAction("there is nothing to play now: roll first")
+            view = state.position_for(action.player)
+            steps: list[object] = [[s.frm, s.to] for s in action.steps]
+            return resolve_play(view, state.dice, steps).result
         case Double():
             if not state.may_double(action.player):
                 raise IllegalAction(_why_no_double(state, action.player))
-            return replace(state, phase=Phase.DOUBLED)
         case Take():
             _expect_answer(state, Phase.DOUBLED, action.player, "take")
-            return replace(state, phase=Phase.ROLL, cube=state.cube * 2, cube_owner=action.player)
         case Drop():
             _expect_answer(state, Phase.DOUBLED, action.player, "drop")
-            assert state.turn is not None
-            return _end_game(state, state.turn, state.cube, GameKind.SINGLE, EndedBy.DROP)
         case Resign():
             if state.phase not in (Phase.ROLL, Phase.PLAY) or state.turn != action.player:
                 raise IllegalAction("you may resign only on your own turn")
             if action.value not in (1, 2, 3):
                 raise IllegalAction("resign a single (1), gammon (2) or backgammon (3) game")
+        case AcceptResign():
+            _expect_answer(state, Phase.RESIGNING, action.player, "accept the resignation")
+        case RejectResign():
+            _expect_answer(state, Phase.RESIGNING, action.player, "reject the resignation")
+    return None
+
+
+def _apply_fact(state: MatchState, action: Action, after: Position | None) -> MatchState:
+    """The state after an action taken as a fact (judged already, or recorded)."""
+    match action:
+        case OpeningRoll():
+            if action.die0 == action.die1:
+                return state  # a tie is rolled again
+            first = 0 if action.die0 > action.die1 else 1
+            dice = Dice(max(action.die0, action.die1), min(action.die0, action.die1))
+            return replace(state, phase=Phase.PLAY, turn=first, dice=dice)
+        case Roll():
+            return replace(state, phase=Phase.PLAY, turn=action.player, dice=action.dice)
+        case Move():
+            return _move(state, action, after)
+        case Double():
+            return replace(state, phase=Phase.DOUBLED, turn=action.player)
+        case Take():
+            return replace(
+                state,
+                phase=Phase.ROLL,
+                turn=1 - action.player,
+                cube=state.cube * 2,
+                cube_owner=action.player,
+            )
+        case Drop():
+            return _end_game(state, 1 - action.player, state.cube, GameKind.SINGLE, EndedBy.DROP)
+        case Resign():
             return replace(
                 state,
                 phase=Phase.RESIGNING,
+                turn=action.player,
                 resign_value=action.value,
                 resumed_phase=state.phase,
             )
         case AcceptResign():
-            _expect_answer(state, Phase.RESIGNING, action.player, "accept the resignation")
             kind = GameKind(state.resign_value)
             return _end_game(state, action.player, state.points_for(kind), kind, EndedBy.RESIGN)
         case RejectResign():
-            _expect_answer(state, Phase.RESIGNING, action.player, "reject the resignation")
             resumed = state.resumed_phase or Phase.ROLL
             return replace(
                 state, phase=resumed, resign_value=0, resumed_phase=None, resign_rejected=True
             )
         case LoseMatch():
             return _lose_match(state, action)
-        case Abort():
-            return replace(state, phase=Phase.OVER, winner=None, ended_by=EndedBy.ABORT)
+        case Abort():  # the board stays as it was, with whoever was on turn
+            return replace(_over(state, None, EndedBy.ABORT), turn=state.turn, dice=state.dice)
     raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
 
 
 def replay(settings: MatchSettings, actions: list[Action]) -> MatchState:
-    """Fold recorded actions into the state, trusting them."""
-    state = MatchState.new(settings)
+    """Fold recorded actions into the state, never re-judging them (see `apply`)."""
+    state = MatchState.new(settings, check=False)
     for action in actions:
         state = apply(state, action, check=False)
     return state
@@ -377,25 +471,11 @@ def play_for(state: MatchState, play: str | list[object]) -> Play:
     return resolve_play(state.position_for(state.turn), state.dice, play)
 
 
-def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
-    if state.phase != Phase.OPENING:
-        raise IllegalAction("the opening roll is over")
-    dice = Dice.of(action.die0, action.die1)
-    if action.die0 == action.die1:
-        return state  # a tie is rolled again
-    first = 0 if action.die0 > action.die1 else 1
-    return replace(state, phase=Phase.PLAY, turn=first, dice=dice)
-
-
-def _move(state: MatchState, action: Move, check: bool) -> MatchState:
-    check_turn(state, Phase.PLAY, action.player, "move")
-    assert state.dice is not None
+def _move(state: MatchState, action: Move, after: Position | None) -> MatchState:
     me = action.player
     view = state.position_for(me)
-    if check:
-        after = resolve_play(view, state.dice, [[s.frm, s.to] for s in action.steps]).result
-    else:
-        after = _apply_steps(view, action.steps)
+    if after is None:
+        after = apply_steps(view, action.steps)
     board = after if me == 0 else after.flipped()
     if has_won(after):
         kind = kind_of_win(after)
@@ -406,13 +486,19 @@ def _move(state: MatchState, action: Move, check: bool) -> MatchState:
     )
 
 
-def _apply_steps(view: Position, steps: tuple[Step, ...]) -> Position:
-    from .plays import apply_step, from_array, to_array
-
-    b = to_array(view)
-    for step in steps:
-        apply_step(b, step.frm, step.to)
-    return from_array(b)
+def _over(state: MatchState, winner: int | None, how: EndedBy) -> MatchState:
+    """The match ends: nobody's turn; what gnubg's Match ID keeps is kept aside."""
+    return replace(
+        state,
+        phase=Phase.OVER,
+        winner=winner,
+        ended_by=how,
+        turn=None,
+        dice=None,
+        ended_turn=state.turn,
+        ended_dice=state.dice,
+        ended_resign=state.resign_value,
+    )
 
 
 def _end_game(
@@ -426,13 +512,12 @@ def _end_game(
         state,
         score=(score[0], score[1]),
         games=(*state.games, result),
-        resign_value=0,
         resumed_phase=None,
         resign_rejected=False,
-        dice=None,
     )
     if s.length and score[winner] >= s.length:
-        return replace(ended, phase=Phase.OVER, winner=winner, ended_by=how, turn=None)
+        return replace(_over(ended, winner, how), resign_value=0)
+    ended = replace(ended, resign_value=0, dice=None)
     crawford_game = (
         s.crawford
         and s.length > 0
@@ -463,16 +548,8 @@ def _lose_match(state: MatchState, action: LoseMatch) -> MatchState:
     result = GameResult(
         state.game_number, winner, points, GameKind.SINGLE, state.cube, action.reason
     )
-    return replace(
-        state,
-        phase=Phase.OVER,
-        score=(score[0], score[1]),
-        games=(*state.games, result),
-        winner=winner,
-        ended_by=action.reason,
-        turn=None,
-        dice=None,
-    )
+    lost = replace(state, score=(score[0], score[1]), games=(*state.games, result))
+    return _over(lost, winner, action.reason)
 
 
 def check_turn(state: MatchState, phase: Phase, player: int, what: str) -> None:

@@ -990,3 +990,72 @@ def test_replay_equals_checked_application(
         assert state.score[1 - state.winner] < length
         for a, b in zip(state.games, state.games[1:], strict=False):
             assert b.number == a.number + 1
+
+
+# -- replay never re-judges --------------------------------------------------------------------
+
+
+def _record(s: MatchSettings, actions: list[Action]) -> MatchState:
+    """Apply actions checked (as when they were recorded under the rules of the time)."""
+    state = MatchState.new(s)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def test_replay_keeps_settings_beyond_a_lowered_limit(monkeypatch):
+    s = MatchSettings(length=9, cube=True)
+    actions: list[Action] = [OpeningRoll(3, 1)]
+    state = _record(s, actions)
+    actions.append(Move(0, play_for(state, "8/5 6/5").steps))
+    recorded = _record(s, actions)
+    monkeypatch.setattr("games.rules.match.MAX_MATCH_LENGTH", 7)
+    with pytest.raises(InvalidSettings, match="1-7 points"):
+        MatchState.new(s)  # today's limit refuses a new 9-point match ...
+    assert replay(s, actions) == recorded  # ... but the recorded one still replays
+
+
+def test_replay_applies_a_double_the_current_rules_forbid(monkeypatch):
+    s = MatchSettings(length=0, cube=True)
+    # Player 1 owns a 2-cube and is on turn: he redoubles to 4, player 0 takes.
+    state = replace(at_roll(new(length=0, cube=True), 1), cube=2, cube_owner=1)
+    actions: list[Action] = [Double(1), Take(0)]
+    recorded = state
+    for action in actions:
+        recorded = apply(recorded, action)
+    assert recorded.cube == 4 and recorded.cube_owner == 0
+    monkeypatch.setattr("games.rules.match.MAX_CUBE", 2)  # a lower cube limit from now on
+    with pytest.raises(IllegalAction, match="maximum of 2"):
+        apply(state, Double(1))
+    replayed = state
+    for action in actions:
+        replayed = apply(replayed, action, check=False)
+    assert replayed == recorded
+    # A recorded double in a match now played without the cube applies as well.
+    no_cube = replace(state, settings=replace(s, cube=False))
+    with pytest.raises(IllegalAction, match="without the doubling cube"):
+        apply(no_cube, Double(1))
+    assert apply(no_cube, Double(1), check=False).phase == Phase.DOUBLED
+
+
+def test_replay_applies_turns_and_resignations_as_recorded():
+    state = at_roll(new(length=5), 0)
+    with pytest.raises(IllegalAction):
+        apply(state, Roll(1, Dice.of(3, 1)))  # not his turn
+    rolled = apply(state, Roll(1, Dice.of(3, 1)), check=False)
+    assert (rolled.turn, rolled.phase, rolled.dice) == (1, Phase.PLAY, Dice.of(3, 1))
+    with pytest.raises(IllegalAction):
+        apply(state, Resign(0, 4))  # no such resignation value today
+    offered = apply(state, Resign(1, 1), check=False)  # recorded on his turn of the time
+    assert (offered.turn, offered.phase, offered.resign_value) == (1, Phase.RESIGNING, 1)
+    assert apply(offered, AcceptResign(0), check=False).score == (1, 0)
+
+
+def test_replay_refuses_what_cannot_mean_anything():
+    over = resign_game(new(length=1), 1)
+    assert over.is_over
+    for check in (True, False):
+        with pytest.raises(IllegalAction, match="over"):
+            apply(over, Abort(), check=check)
+        with pytest.raises(IllegalAction, match="no player 2"):
+            apply(new(length=1), Roll(2, Dice.of(3, 1)), check=check)
