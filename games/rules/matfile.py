@@ -159,9 +159,11 @@ def mat_actions(
                 f" the games before make it {state.score[0]}-{state.score[1]}"
             )
         started = False
+        resigned_roll = _resigned_after_rolling(game)
         for entry in game.entries:
             if entry.kind == "move":
-                assert entry.dice is not None
+                if entry.dice is None:  # pragma: no cover - _entry always reads the dice
+                    raise InvalidMatchFile(f"game {game.number}, move {entry.row}: no dice")
                 if not started:
                     high, low = entry.dice.high, entry.dice.low
                     if high == low:
@@ -173,6 +175,8 @@ def mat_actions(
                     started = True
                 else:
                     do(Roll(entry.player, entry.dice), game.number, entry.row)
+                if entry is resigned_roll:
+                    continue  # he resigned with these dice out: the win entry says so
                 try:
                     play = play_for(state, entry.play)
                 except RulesError as exc:
@@ -195,6 +199,18 @@ def mat_actions(
     return settings, actions
 
 
+def _resigned_after_rolling(game: MatGame) -> Entry | None:
+    """The roll its player resigned after, without moving: the game's last entry before the
+    opponent's win is that player's roll with no move written (a roll that could not be
+    played is followed by the opponent's turn, so it is never the loser's last entry)."""
+    entries = game.entries
+    if len(entries) >= 2:
+        last, win = entries[-2], entries[-1]
+        if win.kind == "win" and last.kind == "move" and not last.play:
+            return last if last.player != win.player else None
+    return None
+
+
 def _finish(
     state: MatchState, entry: Entry, game: int, do: Callable[[Action, int, int], None]
 ) -> None:
@@ -213,8 +229,6 @@ def _finish(
             f"game {game}: {entry.number} points cannot be won at cube {state.cube}"
         )
     value = entry.number // state.cube
-    if state.phase == Phase.PLAY and state.turn == loser and not state.legal_plays():
-        do(Move(loser, ()), game, 0)
     do(Resign(loser, value), game, 0)
     do(AcceptResign(entry.player), game, 0)
 
@@ -241,6 +255,11 @@ def export_mat(
         rows[-1][player] = text
 
     def close_game(winner: int, points: int) -> None:
+        # A player who resigned after rolling, before moving: his roll with no move (even the
+        # opening roll of a game resigned at once), so the file keeps every roll.
+        for player, dice in sorted(pending.items()):
+            put(player, f"{dice}:")
+        pending.clear()
         win = f" Wins {points} point{'s' if points != 1 else ''}"
         # A long left entry spills past its column, always followed by a space (as gnubg does).
         lines = [

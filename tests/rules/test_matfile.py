@@ -299,6 +299,71 @@ def test_export_leaves_out_a_rejected_resignation():
     assert export_mat(settings_, with_offer) == export_mat(settings_, actions)
 
 
+def _play_first(state: MatchState) -> Move:
+    assert state.turn is not None
+    return Move(state.turn, state.legal_plays()[0].steps)
+
+
+def test_a_game_resigned_before_its_first_move_exports_and_imports_again():
+    """Game 2's opening roll is won by player 1 (6-5), who resigns at once with it out: the
+    file keeps that roll ("65:" with no move) so the match reads back the same."""
+    s = MatchSettings(length=3)
+    actions: list[Action] = [OpeningRoll(3, 1)]
+    state = apply(MatchState.new(s), actions[0])
+    for action in (_play_first(state), Resign(1, 1), AcceptResign(0)):
+        state = apply(state, action)
+        actions.append(action)
+    for action in (OpeningRoll(5, 6), Resign(1, 2), AcceptResign(0)):
+        state = apply(state, action)
+        actions.append(action)
+    assert state.is_over and state.score == (3, 0)
+    text = export_mat(s, actions)
+    assert re.search(r"^\s+1\)\s+65:$", text, re.M), text
+    again_settings, again = mat_actions(parse_mat(text))
+    assert again == actions
+    assert replay(again_settings, again) == state
+    assert export_mat(again_settings, again) == text
+
+
+def test_a_resignation_after_rolling_mid_game_keeps_the_roll():
+    s = MatchSettings(length=5)
+    state = MatchState.new(s)
+    actions: list[Action] = []
+    for action in (OpeningRoll(4, 2),):
+        state = apply(state, action)
+        actions.append(action)
+    for _ in range(3):
+        move = _play_first(state)
+        state = apply(state, move)
+        roll = Roll(1 - move.player, Dice.of(3, 1))
+        state = apply(state, roll)
+        actions += [move, roll]
+    resigner = state.turn
+    assert resigner is not None
+    for action in (Resign(resigner, 1), AcceptResign(1 - resigner)):
+        state = apply(state, action)
+        actions.append(action)
+    text = export_mat(s, actions)
+    assert "31:" in text.splitlines()[-3] + text.splitlines()[-2]
+    again_settings, again = mat_actions(parse_mat(text))
+    assert again == actions
+    assert replay(again_settings, again) == state
+
+
+def test_only_the_losers_last_roll_without_a_move_is_a_resignation_after_rolling():
+    """The winner's last roll with no move is a roll that could not be played (a pass): the
+    loser then resigned at the start of his turn. The loser's is a resignation with the dice
+    out."""
+    from games.rules.matfile import Entry, MatGame, _resigned_after_rolling
+
+    roll = Entry(1, "move", dice=Dice.of(6, 5), play="", row=7)
+    moved = Entry(1, "move", dice=Dice.of(6, 5), play="24/13", row=7)
+    assert _resigned_after_rolling(MatGame(1, (0, 0), [roll, Entry(0, "win", number=1)])) is roll
+    assert _resigned_after_rolling(MatGame(1, (0, 0), [roll, Entry(1, "win", number=1)])) is None
+    assert _resigned_after_rolling(MatGame(1, (0, 0), [moved, Entry(0, "win", number=1)])) is None
+    assert _resigned_after_rolling(MatGame(1, (0, 0), [Entry(0, "win", number=1)])) is None
+
+
 # -- refusing bad files ------------------------------------------------------------------------
 
 
