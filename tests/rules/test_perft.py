@@ -72,3 +72,32 @@ def test_search_leaves_the_array_untouched():
     for roll in ROLLS:
         search(b, *roll)
     assert b == before
+
+
+# -- the engine's own perft (memoised by position) ---------------------------------------------
+
+
+def test_memoised_perft_depth_2_from_the_start():
+    from games.rules import perft as engine_perft
+
+    assert engine_perft(1) == 447
+    assert engine_perft(2) == 202_782
+
+
+def test_memoised_perft_agrees_with_the_plain_count_elsewhere():
+    """From positions with hits, bar entries, blocked rolls and bear-offs, where the memo
+    meets the same position by different rolls (and passes count one leaf)."""
+    from games.rules import perft as engine_perft
+
+    positions = [
+        Position((0, 2, 2, 2, 2, 2, *([0] * 16), -2, 3), (0, 0), (2, 13)),  # a race home
+        Position((-2, 2, 2, 2, 2, 2, 2, *([0] * 16), 0), (1, 0), (2, 13)),  # closed board
+        Position((2, 0, -1, 3, 0, 2, 0, 3, *([0] * 4), 2, *([0] * 9), -1, 2), (1, 0), (0, 13)),
+    ]
+    for position in positions:
+        position.check()
+        for depth in (1, 2):
+            assert engine_perft(depth, position) == perft(to_array(position), depth), (
+                position,
+                depth,
+            )
