@@ -1,8 +1,9 @@
-"""The rules of tavla (backgammon), pure Python: nothing here imports Django.
+"""The rules of tavla (backgammon) and long nardy, pure Python: nothing here imports Django.
 
 This module is the public face of the rules engine: code outside `games.rules` imports only
 the names in `__all__` from here (tests/rules/test_facade.py checks games.bots, and matches
 once it has switched). The submodules are the engine's insides and may change.
+docs/rules.md describes it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,21 @@ from .errors import (
     InvalidSettings,
     NotYourTurn,
     RulesError,
+)
+from .game import (
+    GAMES,
+    LONG_NARDY,
+    TAVLA,
+    Game,
+    Variant,
+    flipped_array,
+    game_of,
+    kind_of_win,
+    legal_next_steps,
+    legal_plays,
+    position_from_array,
+    resolve_play,
+    successor_arrays,
 )
 from .gnubgid import (
     GameState,
@@ -58,32 +74,25 @@ from .match import (
     replay,
 )
 from .matfile import MatFile, export_mat, mat_actions, parse_mat
+from .nardy import NardyPosition
 from .notation import CheckerMove, format_play, moves_from_pairs, parse_moves
 from .perft import perft
-from .plays import (
-    Play,
-    Step,
-    apply_steps,
-    board_array,
-    flipped_array,
-    legal_next_steps,
-    legal_plays,
-    position_from_array,
-    successor_arrays,
-)
+from .plays import Play, Step, apply_steps, board_array
 from .position import BAR, CHECKERS, OFF, POINTS, Position
-from .scoring import GameKind, game_points, has_won, kind_of_win
-from .validate import resolve_play
+from .scoring import GameKind, game_points, has_won
 
 __all__ = [
     "ALL_ROLLS",
     "BAR",
     "CHECKERS",
+    "GAMES",
+    "LONG_NARDY",
     "MAX_CUBE",
     "MAX_MATCH_LENGTH",
     "OFF",
     "POINTS",
     "SITE_CLOCK",
+    "TAVLA",
     "Abort",
     "AcceptResign",
     "Action",
@@ -94,6 +103,7 @@ __all__ = [
     "Double",
     "Drop",
     "EndedBy",
+    "Game",
     "GameKind",
     "GameResult",
     "GameState",
@@ -111,6 +121,7 @@ __all__ = [
     "MatchSettings",
     "MatchState",
     "Move",
+    "NardyPosition",
     "NotYourTurn",
     "OpeningRoll",
     "Phase",
@@ -123,6 +134,7 @@ __all__ = [
     "Starter",
     "Step",
     "Take",
+    "Variant",
     "apply",
     "apply_steps",
     "board_array",
@@ -130,6 +142,7 @@ __all__ = [
     "export_mat",
     "flipped_array",
     "format_play",
+    "game_of",
     "game_points",
     "gnubg_board",
     "has_won",

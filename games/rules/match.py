@@ -5,6 +5,10 @@ returns the next state, raising a RulesError subclass when it is not allowed. Re
 that were checked when they were recorded uses `apply(..., check=False)`, which trusts them.
 
 Players are 0 and 1. The board is kept from player 0's side; `position_for(p)` turns it.
+One machine for both games (the setting `game`): what differs is asked of the `Game`
+(game.py): the starting position, the legal plays, whether the opening dice are played
+(tavla) or the opening roll only picks who rolls first (long nardy), the cube, what a win
+and a resignation are worth, who starts the next game by default.
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .dice import Dice
-from .errors import IllegalAction, InvalidSettings, NotYourTurn, RulesError
+from .errors import IllegalAction, InvalidId, InvalidSettings, NotYourTurn, RulesError
+from .game import LONG_NARDY, TAVLA, Game, Variant, game_of
 from .gnubgid import GameState, MatchId, match_id, position_id
-from .plays import Play, Step, apply_steps, legal_plays
+from .plays import Play, Step, apply_steps
 from .position import Position
-from .scoring import GameKind, game_points, has_won, kind_of_win
+from .scoring import GameKind, game_points, has_won
 from .validate import resolve_play
 
 MAX_CUBE = 64
@@ -52,16 +57,48 @@ class EndedBy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
-    """What a match is played to and with. length 0 is money play."""
+    """What a match is played to and with. length 0 is money play.
+
+    `game`: "tavla" (the default) or "long-nardy". `next_game_starter` left out (None) is
+    the game's default, filled in at construction: an opening roll for every tavla game, the
+    previous winner in long nardy. Long nardy has no cube, Jacoby rule or backgammons (the
+    Crawford rule and `backgammon_value` mean nothing there).
+    """
 
     length: int = 0
     cube: bool = False
     crawford: bool = True
     jacoby: bool = False
     backgammon_value: int = 3
-    next_game_starter: Starter = Starter.OPENING_ROLL
+    next_game_starter: Starter | None = None
+    game: Variant = Variant.TAVLA
+
+    def __post_init__(self) -> None:
+        if self.game in tuple(Variant) and not isinstance(self.game, Variant):
+            object.__setattr__(self, "game", Variant(self.game))
+        if self.next_game_starter is None:
+            winner = self.game == Variant.LONG_NARDY
+            object.__setattr__(
+                self, "next_game_starter", Starter.WINNER if winner else Starter.OPENING_ROLL
+            )
+
+    @property
+    def rules(self) -> Game:
+        """The game's rules (TAVLA or LONG_NARDY)."""
+        return LONG_NARDY if self.game == Variant.LONG_NARDY else TAVLA
 
     def check(self) -> None:
+        """Raise InvalidSettings (naming the field) unless these settings are allowed."""
+        game_of(self.game)  # InvalidSettings("game", ...) for an unknown game
+        if self.next_game_starter not in tuple(Starter):
+            raise InvalidSettings(
+                "next_game_starter", "the next game starts with an opening roll or the winner"
+            )
+        if self.game == Variant.LONG_NARDY:
+            if self.cube:
+                raise InvalidSettings("cube", "long nardy is played without the doubling cube")
+            if self.jacoby:
+                raise InvalidSettings("jacoby", "long nardy has no Jacoby rule (no cube)")
         if (
             not isinstance(self.length, int)
             or isinstance(self.length, bool)
@@ -212,6 +249,8 @@ class MatchState:
     ended_turn: int | None = None
     ended_dice: Dice | None = None
     ended_resign: int = 0
+    # Whether each player's next turn is his first of this game (long nardy's head rule).
+    first_turn: tuple[bool, bool] = (True, True)
 
     @classmethod
     def new(cls, settings: MatchSettings, *, check: bool = True) -> MatchState:
@@ -219,7 +258,12 @@ class MatchState:
         even beyond today's limits."""
         if check:
             settings.check()
-        return cls(settings)
+        return cls(settings, board=settings.rules.starting())
+
+    @property
+    def game(self) -> Game:
+        """The rules of the game this match is played in."""
+        return self.settings.rules
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -249,6 +293,7 @@ class MatchState:
         s = self.settings
         return (
             s.cube
+            and self.game.has_cube
             and not self.crawford_game
             and self.phase == Phase.ROLL
             and self.turn == player
@@ -260,7 +305,8 @@ class MatchState:
         """The legal plays of the player on turn, from his side ([] when he cannot move)."""
         if self.phase != Phase.PLAY or self.dice is None or self.turn is None:
             return []
-        return legal_plays(self.position_for(self.turn), self.dice)
+        view = self.position_for(self.turn)
+        return self.game.legal_plays(view, self.dice, first_turn=self.first_turn[self.turn])
 
     def actions_for(self, player: int) -> list[str]:
         """What `player` may do now, by name: roll, double, play, take, drop, resign,
@@ -296,6 +342,8 @@ class MatchState:
         - lost on time, forfeited or aborted (not gnubg's): "over", whoever was on turn.
         """
         s = self.settings
+        if not self.game.has_bar:
+            raise InvalidId("gnubg has no long nardy: there is no Position ID or Match ID")
         resignation = 0
         dice = self.dice
         if self.phase == Phase.OPENING:
@@ -388,7 +436,8 @@ def judge(state: MatchState, action: Action) -> Position | None:
                 raise IllegalAction("there is nothing to play now: roll first")
             view = state.position_for(action.player)
             steps: list[object] = [[s.frm, s.to] for s in action.steps]
-            return resolve_play(view, state.dice, steps).result
+            first = state.first_turn[action.player]
+            return resolve_play(view, state.dice, steps, first_turn=first).result
         case Double():
             if not state.may_double(action.player):
                 raise IllegalAction(_why_no_double(state, action.player))
@@ -399,8 +448,10 @@ def judge(state: MatchState, action: Action) -> Position | None:
         case Resign():
             if state.phase not in (Phase.ROLL, Phase.PLAY) or state.turn != action.player:
                 raise IllegalAction("you may resign only on your own turn")
-            if action.value not in (1, 2, 3):
-                raise IllegalAction("resign a single (1), gammon (2) or backgammon (3) game")
+            if action.value not in state.game.resign_values:
+                if state.game.has_backgammons:
+                    raise IllegalAction("resign a single (1), gammon (2) or backgammon (3) game")
+                raise IllegalAction("resign an oyn (1) or a mars (2)")
         case AcceptResign():
             _expect_answer(state, Phase.RESIGNING, action.player, "accept the resignation")
         case RejectResign():
@@ -415,6 +466,8 @@ def _apply_fact(state: MatchState, action: Action, after: Position | None) -> Ma
             if action.die0 == action.die1:
                 return state  # a tie is rolled again
             first = 0 if action.die0 > action.die1 else 1
+            if not state.game.plays_opening_dice:  # long nardy: he rolls both dice now
+                return replace(state, phase=Phase.ROLL, turn=first, dice=None)
             dice = Dice(max(action.die0, action.die1), min(action.die0, action.die1))
             return replace(state, phase=Phase.PLAY, turn=first, dice=dice)
         case Roll():
@@ -468,7 +521,8 @@ def play_for(state: MatchState, play: str | list[object]) -> Play:
     """Resolve a player's play (notation or [[from, to], ...]) into the legal play it means."""
     if state.phase != Phase.PLAY or state.dice is None or state.turn is None:
         raise IllegalAction("there is nothing to play now: roll first")
-    return resolve_play(state.position_for(state.turn), state.dice, play)
+    first = state.first_turn[state.turn]
+    return resolve_play(state.position_for(state.turn), state.dice, play, first_turn=first)
 
 
 def _move(state: MatchState, action: Move, after: Position | None) -> MatchState:
@@ -477,12 +531,19 @@ def _move(state: MatchState, action: Move, after: Position | None) -> MatchState
     if after is None:
         after = apply_steps(view, action.steps)
     board = after if me == 0 else after.flipped()
+    first_turn = (False, state.first_turn[1]) if me == 0 else (state.first_turn[0], False)
     if has_won(after):
-        kind = kind_of_win(after)
-        won = replace(state, board=board)
+        kind = state.game.kind_of_win(after)
+        won = replace(state, board=board, first_turn=first_turn)
         return _end_game(won, me, won.points_for(kind), kind, EndedBy.BEAROFF)
     return replace(
-        state, board=board, phase=Phase.ROLL, turn=1 - me, dice=None, resign_rejected=False
+        state,
+        board=board,
+        phase=Phase.ROLL,
+        turn=1 - me,
+        dice=None,
+        resign_rejected=False,
+        first_turn=first_turn,
     )
 
 
@@ -520,6 +581,7 @@ def _end_game(
     ended = replace(ended, resign_value=0, dice=None)
     crawford_game = (
         s.crawford
+        and state.game.has_cube
         and s.length > 0
         and not state.crawford_done
         and not state.crawford_game
@@ -530,7 +592,8 @@ def _end_game(
         ended,
         phase=Phase.ROLL if starter else Phase.OPENING,
         turn=winner if starter else None,
-        board=Position.starting(),
+        board=state.game.starting(),
+        first_turn=(True, True),
         cube=1,
         cube_owner=None,
         game_number=state.game_number + 1,
@@ -586,6 +649,8 @@ def _phase_problem(state: MatchState, what: str) -> str:
 
 def _why_no_double(state: MatchState, player: int) -> str:
     s = state.settings
+    if not state.game.has_cube:
+        return "long nardy is played without the doubling cube"
     if not s.cube:
         return "this match is played without the doubling cube"
     if state.crawford_game:

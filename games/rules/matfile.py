@@ -138,6 +138,8 @@ def mat_actions(
     rules refuse, or a game whose written result differs from the one the rules give.
     """
     settings = settings or MatchSettings(length=mat.length, cube=mat.has_cube, crawford=True)
+    if not settings.rules.has_bar:
+        raise InvalidMatchFile(".mat files hold tavla matches (gnubg has no long nardy)")
     state = MatchState.new(settings)
     actions: list[Action] = []
 
@@ -242,8 +244,12 @@ def export_mat(
     names: tuple[str, str] = ("Player 1", "Player 2"),
     header: dict[str, str] | None = None,
 ) -> str:
-    """Write recorded actions as a .mat file gnubg can import (player 0 in the left column)."""
-    state = MatchState.new(settings)
+    """Write recorded actions as a .mat file gnubg can import (player 0 in the left column).
+
+    Tavla only: gnubg has no long nardy (InvalidMatchFile)."""
+    if not settings.rules.has_bar:
+        raise InvalidMatchFile(".mat files hold tavla matches (gnubg has no long nardy)")
+    state = MatchState.new(settings, check=False)
     out: list[str] = [f'; [{k} "{v}"]' for k, v in (header or {}).items()]
     out += ["", f" {settings.length} point match", ""]
     rows: list[list[str]] = []  # [left, right] cells of the current game

@@ -473,43 +473,24 @@ def dice_used(dice: Dice, plays: list[Play]) -> int:
 
 
 def legal_next_steps(position: Position, dice: Dice, steps_so_far: list[Step]) -> list[Step]:
-    """The steps a player may make next after a partial play (no touch-move: he may undo).
+    """The steps a player may make next after a partial play (see `validate.next_steps`)."""
+    from .validate import next_steps
 
-    A step is offered only if some legal whole play continues through it; an empty list
-    after a non-empty prefix means the play is complete. Raises IllegalPlay when the prefix
-    itself cannot start a legal play.
-    """
-    from .validate import walk_prefix
-
-    plan = walk_prefix(position, dice, steps_so_far)
-    offered: dict[tuple[int, int], Step] = {}
-    for b, dice_left in plan.states:
-        need = plan.used - len(steps_so_far) - 1
-        if need < 0:
-            continue
-        for die in set(dice_left):
-            rest = list(dice_left)
-            rest.remove(die)
-            for frm, to in die_steps(b, die):
-                if (frm, to) in offered:
-                    continue
-                hit = apply_step(b, frm, to)
-                if can_finish(b, rest, need, plan.legal):
-                    offered[(frm, to)] = Step(frm, to, hit)
-                undo_step(b, frm, to, hit)
-    return sorted(offered.values(), key=lambda s: (-s.frm, -s.to))
+    return next_steps(position, dice, steps_so_far)
 
 
-def can_finish(b: Board, dice_left: list[int], need: int, legal: set[Key]) -> bool:
+def can_finish(
+    b: Board, dice_left: list[int], need: int, legal: set[Key], closed: int = -2
+) -> bool:
     """Whether `need` more steps with these dice reach one of the legal resulting arrays."""
     if need == 0:
         return tuple(b) in legal
     for die in set(dice_left):
         rest = list(dice_left)
         rest.remove(die)
-        for frm, to in die_steps(b, die):
+        for frm, to in die_steps(b, die, closed):
             hit = apply_step(b, frm, to)
-            ok = can_finish(b, rest, need - 1, legal)
+            ok = can_finish(b, rest, need - 1, legal, closed)
             undo_step(b, frm, to, hit)
             if ok:
                 return True

@@ -1,4 +1,7 @@
-"""Checking a submitted play and saying, in a player's words, what is wrong with it."""
+"""Checking a submitted play and saying, in a player's words, what is wrong with it.
+
+For tavla and long nardy alike: the game is the position's (a NardyPosition is long nardy).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from itertools import permutations
 
 from .dice import Dice
 from .errors import IllegalPlay
+from .nardy import HEAD, NardyPosition, forbidden_wall, head_limit
+from .nardy import legal_plays as nardy_plays
 from .notation import CheckerMove, moves_from_pairs, parse_moves, point_name
 from .plays import (
     Board,
@@ -18,19 +23,35 @@ from .plays import (
     die_steps,
     legal_plays,
     to_array,
+    undo_step,
 )
 from .position import BAR, OFF, Position
 
 
-def resolve_play(position: Position, dice: Dice, play: str | list[object]) -> Play:
+def plays_for(position: Position, dice: Dice, first_turn: bool = False) -> list[Play]:
+    """The legal plays in the position's game (`first_turn` matters in long nardy only)."""
+    if isinstance(position, NardyPosition):
+        return nardy_plays(position, dice, first_turn)
+    return legal_plays(position, dice)
+
+
+def _closed(position: Position) -> int:
+    """The step generator's landing threshold of the position's game."""
+    return -1 if isinstance(position, NardyPosition) else -2
+
+
+def resolve_play(
+    position: Position, dice: Dice, play: str | list[object], *, first_turn: bool = False
+) -> Play:
     """The legal play meant by notation ("24/18 13/10") or steps ([[24, 18], [13, 10]]).
 
     Moves may combine dice ("24/13") and may leave out hit marks; the play is found by the
     position it leads to. Raises InvalidNotation for unreadable input and IllegalPlay, with the
-    reason, for a play the rules forbid.
+    reason, for a play the rules forbid. `first_turn`: the player's first turn of a long
+    nardy game (two checkers may leave the head with 6-6, 4-4 or 3-3).
     """
     moves = parse_moves(play) if isinstance(play, str) else moves_from_pairs(play)
-    legal = legal_plays(position, dice)
+    legal = plays_for(position, dice, first_turn)
     if not moves:
         if not legal:
             return Play((), position)
@@ -49,7 +70,7 @@ def resolve_play(position: Position, dice: Dice, play: str | list[object]) -> Pl
     if matches:
         options = " or ".join(p.notation for p in matches)
         raise IllegalPlay(f"say which blots you hit: {options}")
-    raise IllegalPlay(explain(position, dice, moves, legal))
+    raise IllegalPlay(explain(position, dice, moves, legal, first_turn=first_turn))
 
 
 def _mine(position: Position) -> tuple[int, ...]:
@@ -76,22 +97,42 @@ def _target(position: Position, moves: list[CheckerMove]) -> tuple[tuple[int, ..
                 theirs[0] += 1
     board = tuple(mine[i] - theirs[i] for i in range(1, 25))
     off = (15 - sum(mine[1:]), position.off[1])
-    return tuple(mine[1:]), Position(board, (mine[BAR], theirs[0]), off)
+    return tuple(mine[1:]), type(position)(board, (mine[BAR], theirs[0]), off)
 
 
-def explain(position: Position, dice: Dice, moves: list[CheckerMove], legal: list[Play]) -> str:
+def explain(
+    position: Position,
+    dice: Dice,
+    moves: list[CheckerMove],
+    legal: list[Play],
+    *,
+    first_turn: bool = False,
+) -> str:
     """Why a play that matches no legal play is illegal, as a sentence."""
     b = to_array(position)
+    closed = _closed(position)
     dice_left = list(dice.steps)
-    used = 0
+    used = heads = 0
     for move in moves:
-        route, problem = _route(b, move, dice_left)
+        route, problem = _route(b, move, dice_left, closed)
         if route is None:
             return problem
         for frm, to, die in route:
             apply_step(b, frm, to)
             dice_left.remove(die)
             used += 1
+            heads += frm == HEAD
+    if isinstance(position, NardyPosition):
+        if heads > head_limit(dice.high, dice.low, first_turn):
+            return (
+                "only one checker may leave the head (24) in a turn; two only on your first"
+                " turn of a game with 6-6, 4-4 or 3-3"
+            )
+        if forbidden_wall(b):
+            return (
+                "that play leaves six of your points in a row with none of your opponent's"
+                " checkers past them" + (f"; {_example(legal)} is legal" if legal else "")
+            )
     most = len(legal[0].steps)
     if used < most:
         need = f"as many {dice.high}s as possible ({most})" if dice.is_double else "both dice"
@@ -105,7 +146,7 @@ def explain(position: Position, dice: Dice, moves: list[CheckerMove], legal: lis
 
 
 def _route(
-    b: Board, move: CheckerMove, dice_left: list[int]
+    b: Board, move: CheckerMove, dice_left: list[int], closed: int = -2
 ) -> tuple[list[tuple[int, int, int]] | None, str]:
     """Single-die steps that carry one checker along `move`, or None and the reason."""
     first_problem = ""
@@ -128,7 +169,7 @@ def _route(
                 if not last and to == OFF:
                     problem = "x"
                     break
-                problem = _step_problem(nb, at, to, die)
+                problem = _step_problem(nb, at, to, die, closed)
                 if problem:
                     break
                 apply_step(nb, at, to)
@@ -155,8 +196,10 @@ def _covers(move: CheckerMove, order: tuple[int, ...]) -> bool:
     return sum(order[:-1]) < move.frm <= sum(order)
 
 
-def _step_problem(b: Board, frm: int, to: int, die: int) -> str:
+def _step_problem(b: Board, frm: int, to: int, die: int, closed: int = -2) -> str:
     """The rule a single step breaks, or "" when it is allowed."""
+    if closed == -1 and frm == BAR:
+        return "long nardy has no bar"
     if frm == BAR:
         if not b[BAR]:
             return "you have no checker on the bar"
@@ -174,7 +217,9 @@ def _step_problem(b: Board, frm: int, to: int, die: int) -> str:
                 f" higher point (you have one on {top})"
             )
         return ""
-    if b[to] < -1:
+    if b[to] <= closed:
+        if closed == -1:
+            return f"point {to} is held by your opponent: in long nardy one checker closes it"
         return f"point {to} is closed by {-b[to]} of your opponent's checkers"
     return ""
 
@@ -196,11 +241,15 @@ class Prefix:
     legal: set[Key]
     used: int
     states: list[tuple[Board, list[int]]]
+    closed: int = -2
 
 
-def walk_prefix(position: Position, dice: Dice, steps: list[Step]) -> Prefix:
+def walk_prefix(
+    position: Position, dice: Dice, steps: list[Step], *, first_turn: bool = False
+) -> Prefix:
     """Follow the steps a player has made so far; raise IllegalPlay if they lead nowhere legal."""
-    plays = legal_plays(position, dice)
+    plays = plays_for(position, dice, first_turn)
+    closed = _closed(position)
     legal = {tuple(to_array(p.result)) for p in plays}
     used = len(plays[0].steps) if plays else 0
     states: list[tuple[Board, list[int]]] = [(to_array(position), list(dice.steps))]
@@ -209,14 +258,14 @@ def walk_prefix(position: Position, dice: Dice, steps: list[Step]) -> Prefix:
         problem = ""
         for b, dice_left in states:
             for die in set(dice_left):
-                if (step.frm, step.to) not in die_steps(b, die):
-                    problem = problem or _step_problem(b, step.frm, step.to, die)
+                if (step.frm, step.to) not in die_steps(b, die, closed):
+                    problem = problem or _step_problem(b, step.frm, step.to, die, closed)
                     continue
                 nb = list(b)
                 apply_step(nb, step.frm, step.to)
                 rest = list(dice_left)
                 rest.remove(die)
-                if can_finish(list(nb), rest, used - n - 1, legal):
+                if can_finish(list(nb), rest, used - n - 1, legal, closed):
                     after.append((nb, rest))
                 else:
                     problem = problem or (
@@ -225,4 +274,32 @@ def walk_prefix(position: Position, dice: Dice, steps: list[Step]) -> Prefix:
         if not after:
             raise IllegalPlay(problem or f"{step} is not a step any die you have left can make")
         states = after
-    return Prefix(legal, used, states)
+    return Prefix(legal, used, states, closed)
+
+
+def next_steps(
+    position: Position, dice: Dice, steps_so_far: list[Step], *, first_turn: bool = False
+) -> list[Step]:
+    """The steps a player may make next after a partial play (no touch-move: he may undo).
+
+    A step is offered only if some legal whole play continues through it; an empty list
+    after a non-empty prefix means the play is complete. Raises IllegalPlay when the prefix
+    itself cannot start a legal play.
+    """
+    plan = walk_prefix(position, dice, steps_so_far, first_turn=first_turn)
+    offered: dict[tuple[int, int], Step] = {}
+    for b, dice_left in plan.states:
+        need = plan.used - len(steps_so_far) - 1
+        if need < 0:
+            continue
+        for die in set(dice_left):
+            rest = list(dice_left)
+            rest.remove(die)
+            for frm, to in die_steps(b, die, plan.closed):
+                if (frm, to) in offered:
+                    continue
+                hit = apply_step(b, frm, to)
+                if can_finish(b, rest, need, plan.legal, plan.closed):
+                    offered[(frm, to)] = Step(frm, to, hit)
+                undo_step(b, frm, to, hit)
+    return sorted(offered.values(), key=lambda s: (-s.frm, -s.to))
