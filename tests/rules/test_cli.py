@@ -164,3 +164,100 @@ def test_perft_1():
 
 def test_perft_0():
     assert cli("perft", "0").stdout.strip() == "1"
+
+
+def test_perft_of_long_nardy():
+    run = cli("perft", "3", "--game", "long-nardy")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "35387"
+    assert cli("perft", "1", "--game", "tavla").stdout.strip() == "447"
+
+
+# -- long nardy: plays --jsonl --game long-nardy --------------------------------------------------
+
+NARDY_CORPUS = ROOT / "tests" / "data" / "nardy-public.jsonl"
+
+
+def nardy_cases() -> list[dict]:
+    with NARDY_CORPUS.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _nardy_request(case: dict, reverse: bool = False) -> str:
+    dice = case["dice"][::-1] if reverse else case["dice"]
+    return json.dumps(
+        {"position": case["position"], "dice": dice, "first_turn": case["first_turn"]}
+    )
+
+
+def test_nardy_plays_jsonl_equals_the_whole_corpus_in_either_dice_order():
+    cases = nardy_cases()
+    lines = [_nardy_request(c, reverse=i % 2 == 1) for i, c in enumerate(cases)]
+    run = cli("plays", "--jsonl", "--game", "long-nardy", stdin="\n".join(lines) + "\n")
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(cases)
+    for case, answer in zip(cases, answers, strict=True):
+        assert set(answer) == {"plays"}, (case["id"], answer)
+        assert [p["position"] for p in answer["plays"]] == case["plays"], case["id"]
+        for play in answer["plays"]:
+            assert set(play) == {"notation", "position"} and play["notation"]
+            assert set(play["position"]) == {"board", "off"}  # no bar in long nardy
+    assert any(a == {"plays": []} for a in answers)
+
+
+def test_nardy_notation_names_the_steps_with_off():
+    start = {"board": [0] * 11 + [-15] + [0] * 11 + [15], "off": [0, 0]}
+    home = {"board": [1, 0, 1] + [0] * 9 + [-15] + [0] * 11, "off": [13, 0]}
+    lines = [
+        json.dumps({"position": start, "dice": [6, 6], "first_turn": True}),
+        json.dumps({"position": start, "dice": [3, 3], "first_turn": True}),
+        json.dumps({"position": start, "dice": [5, 5], "first_turn": False}),
+        json.dumps({"position": home, "dice": [3, 1]}),  # first_turn may be left out
+    ]
+    run = cli("plays", "--jsonl", "--game", "long-nardy", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [p["notation"] for p in answers[0]["plays"]] == ["24/18(2)"]
+    assert sorted(p["notation"] for p in answers[1]["plays"]) == ["24/15 24/21", "24/18(2)"]
+    assert [p["notation"] for p in answers[2]["plays"]] == ["24/4"]
+    assert [p["notation"] for p in answers[3]["plays"]] == ["3/off 1/off", "3/off"]  # 3/2/off
+
+
+def test_nardy_plays_jsonl_a_bad_line_gets_an_error_and_later_lines_still_answer():
+    good = nardy_cases()[:2]
+    lines = [
+        _nardy_request(good[0]),
+        "{not json",
+        json.dumps({"position": {"board": [1] * 24, "off": [0, 0]}, "dice": [3, 1]}),
+        json.dumps({"position": {**good[0]["position"], "bar": [1, 0]}, "dice": [3, 1]}),
+        json.dumps({"position": good[0]["position"], "dice": [0, 1]}),
+        json.dumps({"position": good[0]["position"], "dice": [3, 1], "first_turn": "yes"}),
+        json.dumps({"dice": [3, 1]}),
+        _nardy_request(good[1]),
+    ]
+    run = cli("plays", "--jsonl", "--game", "long-nardy", stdin="\n".join(lines) + "\n")
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    assert [p["position"] for p in answers[0]["plays"]] == good[0]["plays"]
+    for bad in answers[1:7]:
+        assert set(bad) == {"error"} and bad["error"]
+    assert "bar" in answers[3]["error"] and "first_turn" in answers[5]["error"]
+    assert [p["position"] for p in answers[7]["plays"]] == good[1]["plays"]
+
+
+def test_without_game_or_with_game_tavla_the_command_is_tavla():
+    case = corpus_case(OPENING, [3, 1])
+    line = _request(case) + "\n"
+    plain = cli("plays", "--jsonl", stdin=line)
+    tavla = cli("plays", "--jsonl", "--game", "tavla", stdin=line)
+    assert plain.returncode == tavla.returncode == 0
+    assert plain.stdout == tavla.stdout
+    assert [p["notation"] for p in json.loads(plain.stdout)["plays"]] == case["play_notation"]
+
+
+def test_nardy_needs_jsonl_and_unknown_games_are_refused():
+    run = cli("plays", "--game", "long-nardy", OPENING, "31")
+    assert run.returncode == 2 and "--jsonl" in run.stderr
+    run = cli("plays", "--jsonl", "--game", "plakoto", stdin="")
+    assert run.returncode == 2 and "long-nardy" in run.stderr
