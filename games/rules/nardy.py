@@ -304,22 +304,18 @@ def _double(
 ) -> int:
     """Every set of up to four steps of `die`, made from the highest point down (each from
     <= the previous one: every set of steps has such an order, and it is the most permissive
-    for bearing off). Records the positions where no further step is possible (or after
-    four steps) under their number of steps, or every position when `every`; returns the
-    most steps made."""
+    for bearing off). `moves`: the steps allowed next (none from the head once it has given
+    its checkers for this turn). Records the positions where no further step is possible
+    (or after four steps) under their number of steps, or every position when `every`;
+    returns the most steps made. The fourth step is made inline."""
     depth = len(path) + 1
     best = depth
     for frm, to in moves:
-        if frm == HEAD:
-            if not heads_left:
-                continue
-            heads = heads_left - 1
-        else:
-            heads = heads_left
+        heads = heads_left - (frm == HEAD)
         b[frm] -= 1
-        b[to] += 1
+        if to:
+            b[to] += 1
         step = STEP[frm][to]
-        nxt: list[tuple[int, int]] = []
         if depth < 4:
             now_outside = outside - (to <= 6 < frm)
             if now_outside > 0:
@@ -328,15 +324,34 @@ def _double(
                     nxt.append((to, to - die))
             else:
                 nxt = [st for st in die_steps(b, die, CLOSED) if st[0] <= frm]
+            if not heads and nxt and nxt[0][0] == HEAD:
+                nxt = nxt[1:]  # the head is done for this turn (its step comes first)
+        else:
+            nxt = []
         if every or not nxt:
-            key = (0, *b[1:25], 0)
+            key = tuple(b)
             if key not in found[depth]:
                 found[depth][key] = (*path, step)
-        if nxt:
+        if nxt and depth < 3:
             path.append(step)
             best = max(best, _double(b, die, nxt, now_outside, heads, path, found, every))
             path.pop()
-        b[to] -= 1
+        elif nxt:  # the fourth step
+            best = 4
+            last = found[4]
+            first = (*path, step)
+            for frm2, to2 in nxt:
+                b[frm2] -= 1
+                if to2:
+                    b[to2] += 1
+                key = tuple(b)
+                if key not in last:
+                    last[key] = (*first, STEP[frm2][to2])
+                if to2:
+                    b[to2] -= 1
+                b[frm2] += 1
+        if to:
+            b[to] -= 1
         b[frm] += 1
     return best
 
