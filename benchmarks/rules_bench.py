@@ -11,7 +11,10 @@
   - `legal_plays + results`: the same, reading every play's `result` and `steps` as a caller
     that evaluates the plays does;
   and the ratio generator / legal_plays (the target is at least 2x);
-- perft from the starting position (depth 3 = 116,154,993 leaves with `--perft 3`).
+- long nardy: `legal_plays` over tests/data/nardy-public.jsonl (1,500 positions, the first
+  turn flag as given) and the array search alone, microseconds per call;
+- perft from the starting position (tavla depth 3 = 116,154,993 leaves with `--perft 3`;
+  long nardy depth 4 = 2,411,418 with `--nardy-perft 4`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.rules import (  # noqa: E402
+    LONG_NARDY,
     Dice,
+    NardyPosition,
     Position,
     board_array,
     legal_plays,
@@ -38,6 +43,7 @@ from games.rules import (  # noqa: E402
 )
 
 CORPUS = ROOT / "tests" / "data" / "moves-public.jsonl"
+NARDY_CORPUS = ROOT / "tests" / "data" / "nardy-public.jsonl"
 POSITIONS = 5000
 SEED = 20240611
 
@@ -203,21 +209,59 @@ def corpus_bench(rounds: int) -> None:
         print(f"  plain generator / {name:<22} {plain_best / results[name][0]:.2f}x")
 
 
+def nardy_bench(rounds: int) -> None:
+    cases = [json.loads(line) for line in NARDY_CORPUS.open()]
+    positions = [
+        (NardyPosition.from_json(c["position"]), Dice.of(*c["dice"]), bool(c["first_turn"]))
+        for c in cases
+    ]
+    arrays = [(board_array(p), d.high, d.low, first) for p, d, first in positions]
+
+    def public() -> None:
+        for position, dice, first in positions:
+            legal_plays(position, dice, first_turn=first)
+
+    def public_read() -> None:
+        for position, dice, first in positions:
+            for play in legal_plays(position, dice, first_turn=first):
+                play.result  # noqa: B018
+
+    def successors() -> None:
+        for b, high, low, first in arrays:
+            successor_arrays(b, high, low, game=LONG_NARDY, first_turn=first)
+
+    print(f"long nardy: {len(positions)} corpus positions; best / median us per call")
+    for name, run in (
+        ("successors (arrays)", successors),
+        ("legal_plays", public),
+        ("legal_plays + results", public_read),
+    ):
+        best, median = timed(run, rounds, len(positions))
+        print(f"  {name:<24} {best:6.1f} / {median:6.1f}")
+
+
 def perft_bench(depth: int, nardy_depth: int) -> None:
     start = time.perf_counter()
     leaves = perft(depth)
     print(f"tavla perft({depth}) = {leaves:,} leaves in {time.perf_counter() - start:.1f} s")
+    start = time.perf_counter()
+    leaves = perft(nardy_depth, game=LONG_NARDY)
+    print(
+        f"long nardy perft({nardy_depth}) = {leaves:,} leaves in"
+        f" {time.perf_counter() - start:.1f} s"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--perft", type=int, default=2, help="tavla perft depth (3: minutes)")
-    parser.add_argument("--nardy-perft", type=int, default=3, help="long nardy perft depth")
+    parser.add_argument("--nardy-perft", type=int, default=4, help="long nardy perft depth")
     args = parser.parse_args()
     corpus_bench(args.rounds)
+    nardy_bench(args.rounds)
 
-    perft_bench(args.perft, 0)
+    perft_bench(args.perft, args.nardy_perft)
 
 
 if __name__ == "__main__":

@@ -455,8 +455,17 @@ def plays_of(found: Found, origin: Position) -> list[Play]:
     of the keys without index 0; when no result hit a blot it is the keys' own order.
     """
     hits = len({key[0] for key in found}) > 1
-    keys = sorted(found, key=_AFTER_BAR) if hits else sorted(found)
-    return [lazy_play(key, found[key], origin) for key in keys]
+    plays: list[Play] = []
+    append = plays.append
+    for key in sorted(found, key=_AFTER_BAR) if hits else sorted(found):
+        # lazy_play, inlined: once per play of every call
+        play: Play = _new_play(Play)
+        play._steps = found[key]
+        play._result = None
+        play._key = key
+        play._origin = origin
+        append(play)
+    return plays
 
 
 _AFTER_BAR = itemgetter(slice(1, 26))
