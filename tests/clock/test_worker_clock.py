@@ -345,7 +345,7 @@ def test_the_sweeper_catches_up_after_a_broker_outage(cluster: Cluster, players:
 def test_a_player_who_leaves_forfeits(cluster: Cluster, players: Any) -> None:
     from matches.services import presence
 
-    view = start_match(players, {"delay": 30, "reserve": 30, "max_move": 30, "reconnect": 1.5})
+    view = start_match(players, {"delay": 30, "reserve": 30, "max_move": 30, "reconnect": 2})
     here = view.clock.running  # keeps coming back; the other one is gone
     match = Match.objects.get(pk=view.match_id)
     by_seat = dict(zip((0, 1), players, strict=True))

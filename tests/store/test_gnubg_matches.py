@@ -28,7 +28,6 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games.rules import match as rules
-from games.rules.errors import InvalidMatchFile
 from games.rules.match import Phase
 from games.rules.position import Position
 from matches import services, store
@@ -365,12 +364,6 @@ def test_a_match_played_in_the_store_exports_and_imports_again(new_table: Any) -
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    raises=InvalidMatchFile,
-    reason="export_mat drops the opening roll of a game resigned before its first move, so "
-    "the exported file cannot be imported (reported)",
-)
 def test_a_game_resigned_before_its_first_move_exports_and_imports_again(
     new_table: Any,
 ) -> None:
