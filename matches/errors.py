@@ -56,3 +56,14 @@ class OutOfTime(StoreError):
     def __init__(self, seat: int) -> None:
         self.seat = seat
         super().__init__(f"time ran out for seat {seat}: the match is lost on time")
+
+
+class InviteRequired(StoreError):
+    """The match is joined by its invite code (or the rematch is offered to someone else)."""
+
+    code = "invite_required"
+
+
+class InviteNotFound(MatchNotFound):
+    def __init__(self, code: str) -> None:
+        StoreError.__init__(self, f"no match has the invite code {code!r}")

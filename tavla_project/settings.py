@@ -157,16 +157,17 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Two choice sets are both called "ended_by": the game's (bearoff, ...) and the row's.
+    "ENUM_NAME_OVERRIDES": {
+        "GameEndedByEnum": "matches.selectors.shapes.ENDED_BY",
+        "MatchEndedByEnum": "matches.selectors.shapes.SUMMARY_ENDED_BY",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "matches.api.schema.add_error_table",
+        "matches.api.schema.hooks.add_error_table",
     ],
 }
 
-# The clock presets a match may be created with (seconds); issue 5's clock enforces them.
-TAVLA_CLOCK_PRESETS = {
-    "site": {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60},
-}
 # Long-poll of GET /api/v1/matches/{id}/events?wait=N: the longest wait allowed (seconds).
 TAVLA_LONG_POLL_MAX = env.int("API_LONG_POLL_MAX", default=30)
 

@@ -1,9 +1,10 @@
-"""Reads: the state of one match from a caller's side, and the lists of matches."""
+"""Reads: the state of one match from a caller's side, and the lists of matches. Each read
+returns a shape (matches/selectors/shapes.py) that the API renders and documents."""
 
+from . import shapes
 from .state import (
-    Side,
     acting_seat,
-    board_json,
+    display_name,
     live_matches,
     match_state,
     match_summary,
@@ -11,13 +12,14 @@ from .state import (
     next_steps_json,
     open_challenges,
     plays_json,
+    row_side,
+    rules_plays,
     side_for,
 )
 
 __all__ = [
-    "Side",
     "acting_seat",
-    "board_json",
+    "display_name",
     "live_matches",
     "match_state",
     "match_summary",
@@ -25,5 +27,8 @@ __all__ = [
     "next_steps_json",
     "open_challenges",
     "plays_json",
+    "row_side",
+    "rules_plays",
+    "shapes",
     "side_for",
 ]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from threading import Lock
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -27,33 +28,39 @@ from games.rules.position import Position
 from games.rules.scoring import GameKind
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.replay import MatchView
+from matches.store.streams import status_of
+
+from . import shapes
+from .shapes import Side, Who
 
 COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"
 
 
-@dataclass(frozen=True)
-class Side:
-    """Whose eyes a state is shown through: `seat`, and the caller's `role` in the match."""
-
-    seat: int
-    role: str  # "player", "hotseat" (both seats) or "spectator"
-    seats: tuple[int, ...]  # the caller's own seats
-
-
 def side_for(view: MatchView, user: Any, requested: int | None = None) -> Side:
-    seats = tuple(view.seats_of(user.pk)) if user is not None and user.is_authenticated else ()
+    seats = view.seats_of(user.pk) if user is not None and user.is_authenticated else []
     state = view.state
+    acting = None
+    if state is not None:
+        acting = state.to_act if state.to_act is not None else state.turn
+    return _side(seats, requested, acting)
+
+
+def _side(seats: list[int], requested: int | None, acting: int | None) -> Side:
     if len(seats) == 1:
         return Side(seats[0], "player", seats)
     if len(seats) == 2:
-        if requested is not None:
-            return Side(requested, "hotseat", seats)
-        acting = state.to_act if state is not None else None
-        if acting is None and state is not None:
-            acting = state.turn
-        return Side(acting or 0, "hotseat", seats)
+        return Side(requested if requested is not None else acting or 0, "hotseat", seats)
     return Side(requested or 0, "spectator", seats)
+
+
+def row_side(match: Match, user: Any) -> Side:
+    """The caller's side of a match in a list, from its projected row."""
+    mine = user is not None and user.is_authenticated
+    seats = [
+        s for s, pk in enumerate((match.player0_id, match.player1_id)) if mine and pk == user.pk
+    ]
+    return _side(seats, None, match.turn)
 
 
 def acting_seat(view: MatchView, side: Side) -> int | None:
@@ -69,52 +76,63 @@ def acting_seat(view: MatchView, side: Side) -> int | None:
 # -- pieces of a state ---------------------------------------------------------------------
 
 
-def board_json(position: Position) -> dict[str, Any]:
+def board_json(position: Position) -> shapes.Board:
     """A position from its mover's side: points[i] is his point i+1 (positive: his checkers)."""
-    return {
-        "points": list(position.board),
-        "bar": {"you": position.bar[0], "opponent": position.bar[1]},
-        "off": {"you": position.off[0], "opponent": position.off[1]},
-    }
+    return shapes.Board(
+        points=list(position.board),
+        bar=shapes.SideCount(position.bar[0], position.bar[1]),
+        off=shapes.SideCount(position.off[0], position.off[1]),
+    )
 
 
-def step_json(step: Step) -> dict[str, Any]:
-    return {"from": step.frm, "to": step.to, "hit": step.hit}
+def step_json(step: Step) -> shapes.Step:
+    return shapes.Step(step.frm, step.to, step.hit)
 
 
-def play_json(play: Play, *, board: bool = False) -> dict[str, Any]:
+def play_json(play: Play) -> shapes.LegalPlay:
     """A legal play: its notation, its single-die steps and the position it leads to as the
-    gnubg Position ID with the opponent on roll (as gnubg shows it); with `board`, also that
-    position from the mover's side (the stateless rules service gives it; a match state
-    leaves it out: a roll can have a hundred plays and the next state has the board)."""
-    out: dict[str, Any] = {
-        "notation": play.notation,
-        "steps": [step_json(s) for s in play.steps],
-        "position_id": position_id(play.result.flipped()),
-    }
-    if board:
-        out["board"] = board_json(play.result)
-    return out
+    gnubg Position ID with the opponent on roll (as gnubg shows it)."""
+    return shapes.LegalPlay(
+        notation=play.notation,
+        steps=[step_json(s) for s in play.steps],
+        position_id=position_id(play.result.flipped()),
+    )
 
 
-def plays_json(position: Position, dice: Dice, *, board: bool = False) -> list[dict[str, Any]]:
-    return [play_json(p, board=board) for p in legal_plays(position, dice)]
+def plays_json(position: Position, dice: Dice) -> list[shapes.LegalPlay]:
+    """The legal plays in a match state (the next state has the board: a roll can have a
+    hundred plays, so the boards are left out here)."""
+    return [play_json(p) for p in legal_plays(position, dice)]
 
 
-def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> dict[str, Any]:
+def rules_plays(position: Position, dice: Dice, pid: str) -> shapes.RulesPlays:
+    """The stateless rules service: every legal play with the board it leads to."""
+    plays = [
+        shapes.RulesPlay(
+            notation=p.notation,
+            steps=[step_json(s) for s in p.steps],
+            position_id=position_id(p.result.flipped()),
+            board=board_json(p.result),
+        )
+        for p in legal_plays(position, dice)
+    ]
+    return shapes.RulesPlays(position_id=pid, dice=dice.to_json(), plays=plays)
+
+
+def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> shapes.NextSteps:
     """The steps allowed after a partial play, and whether the partial play is complete."""
     nxt = legal_next_steps(position, dice, steps)
     plays = legal_plays(position, dice)
     need = len(plays[0].steps) if plays else 0
-    return {
-        "steps_so_far": [step_json(s) for s in steps],
-        "next_steps": [step_json(s) for s in nxt],
-        "complete": len(steps) == need,
-        "dice_to_use": need,
-    }
+    return shapes.NextSteps(
+        steps_so_far=[step_json(s) for s in steps],
+        next_steps=[step_json(s) for s in nxt],
+        complete=len(steps) == need,
+        dice_to_use=need,
+    )
 
 
-def gnubg_ids(state: rules.MatchState) -> dict[str, str]:
+def gnubg_ids(state: rules.MatchState) -> tuple[str, str]:
     """gnubg's Position ID (player on roll to move) and Match ID of a state."""
     roller = state.turn if state.turn is not None else 0
     to_act = state.to_act if state.to_act is not None else roller
@@ -143,13 +161,13 @@ def gnubg_ids(state: rules.MatchState) -> dict[str, str]:
         score=state.score,
         jacoby=s.jacoby and s.is_money,
     )
-    return {"position_id": position_id(state.position_for(roller)), "match_id": match_id(mid)}
+    return position_id(state.position_for(roller)), match_id(mid)
 
 
-def _who(seat: int | None, side: Side) -> dict[str, Any] | None:
+def _who(seat: int | None, side: Side) -> Who | None:
     if seat is None:
         return None
-    return {"seat": seat, "who": "you" if seat == side.seat else "opponent"}
+    return Who(seat, "you" if seat == side.seat else "opponent")
 
 
 # -- players and lobby: immutable once written, so cached in the process ------------------------
@@ -251,11 +269,11 @@ def player_kind(user: Any) -> str:
     return "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
 
 
-def _seat_players(view: MatchView) -> list[dict[str, Any] | None]:
+def _seat_players(view: MatchView) -> list[shapes.Player | None]:
     """The players of a match from its events (names at the time they sat down)."""
     users = [(s.user_id, s.name) for s in view.seats if s is not None and s.user_id is not None]
     infos = player_infos(users)
-    out: list[dict[str, Any] | None] = []
+    out: list[shapes.Player | None] = []
     for seat, occupant in enumerate(view.seats):
         if occupant is None:
             out.append(None)
@@ -263,61 +281,74 @@ def _seat_players(view: MatchView) -> list[dict[str, Any] | None]:
         kind, display = (
             infos[occupant.user_id] if occupant.user_id is not None else ("named", occupant.name)
         )
-        out.append({"seat": seat, "username": occupant.name, "display_name": display, "kind": kind})
+        out.append(shapes.Player(seat, occupant.name, display, kind))  # type: ignore[arg-type]
     return out
 
 
-def _row_players(match: Match) -> list[dict[str, Any] | None]:
+def _row_players(match: Match) -> list[shapes.Player | None]:
     """The players of a match from its row (users and profiles selected related)."""
-    out: list[dict[str, Any] | None] = []
+    out: list[shapes.Player | None] = []
     for seat in (0, 1):
         user = getattr(match, f"player{seat}")
         if user is None:
             out.append(None)
             continue
-        profile = getattr(user, "tavla_profile", None)
         name = user.get_username()
-        out.append(
-            {
-                "seat": seat,
-                "username": name,
-                "display_name": (profile.display_name if profile else "") or name,
-                "kind": player_kind(user),
-            }
-        )
+        out.append(shapes.Player(seat, name, display_name(user), player_kind(user)))  # type: ignore[arg-type]
     return out
 
 
-def settings_json(match: Match) -> dict[str, Any]:
-    return {
-        "mode": match.mode,
-        "length": match.length,
-        "cube": match.cube,
-        "crawford": match.crawford,
-        "jacoby": match.jacoby,
-        "backgammon_value": match.backgammon_value,
-        "next_game_starter": match.next_game_starter,
-        "computer_level": match.computer_level or None,
-        "clock": match.clock,
-        "public": match.public,
-    }
+def display_name(user: Any) -> str:
+    """The name a player chose (his username when he chose none)."""
+    profile = getattr(user, "tavla_profile", None)
+    return (profile.display_name if profile is not None else "") or user.get_username()
 
 
-def lobby_json(match: Match, info: LobbyInfo, rematch: str | None, user: Any) -> dict[str, Any]:
+def clock_settings(clock: dict[str, Any] | None) -> shapes.ClockSettings | None:
+    if clock is None:
+        return None
+    return shapes.ClockSettings(
+        delay=clock["delay"],
+        reserve=clock["reserve"],
+        max_move=clock["max_move"],
+        reconnect=clock["reconnect"],
+    )
+
+
+def settings_json(match: Match) -> shapes.Settings:
+    return shapes.Settings(
+        mode=match.mode,
+        length=match.length,
+        cube=match.cube,
+        crawford=match.crawford,
+        jacoby=match.jacoby,
+        backgammon_value=match.backgammon_value,
+        next_game_starter=match.next_game_starter,
+        computer_level=match.computer_level or None,
+        clock=clock_settings(match.clock),
+        public=match.public,
+    )
+
+
+def lobby_json(match: Match, info: LobbyInfo, rematch: str | None, user: Any) -> shapes.Lobby:
     mine = (
         info is not NO_LOBBY
         and user is not None
         and user.is_authenticated
         and user.pk in (info.created_by_id, match.player0_id, match.player1_id)
     )
-    return {
-        "open_challenge": info.open_challenge,
-        "invite_code": info.invite_code if mine else None,
-        "reserved_for": info.reserved_for,
-        "rematch_of": info.rematch_of,
-        "rematch": rematch,
-        "imported": info.imported,
-    }
+    return shapes.Lobby(
+        open_challenge=info.open_challenge,
+        invite_code=info.invite_code if mine else None,
+        reserved_for=info.reserved_for,
+        rematch_of=_uuid(info.rematch_of),
+        rematch=_uuid(rematch),
+        imported=info.imported,
+    )
+
+
+def _uuid(value: Any) -> UUID | None:
+    return None if value is None else UUID(str(value))
 
 
 def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> list[str]:
@@ -348,29 +379,21 @@ def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> 
 # -- the state of one match ------------------------------------------------------------------
 
 
-def status_of(view: MatchView) -> str:
-    """The match's status as the store projects it (`store.project`), from the view."""
-    state = view.state
-    if state is not None and state.is_over:
-        aborted = state.ended_by == rules.EndedBy.ABORT
-        return str(Match.Status.ABORTED if aborted else Match.Status.FINISHED)
-    return str(Match.Status.ACTIVE if view.full else Match.Status.WAITING)
-
-
 def match_state(
     match: Match, view: MatchView, user: Any, *, seat: int | None = None
-) -> dict[str, Any]:
+) -> shapes.MatchState:
     """The whole state of a match from the caller's side (see the module docstring).
 
     `match` (the plain row) gives the settings; the players come from the events and the
     cached profiles, the lobby from its cache, the rest from the replayed `view`."""
     state = view.state
-    assert state is not None
+    if state is None:  # every stream starts with match_created
+        raise ValueError(f"match {match.pk} has no events")
     side = side_for(view, user, seat)
     me, them = side.seat, 1 - side.seat
     position = state.position_for(me)
     acting = acting_seat(view, side)
-    plays: list[dict[str, Any]] = []
+    plays: list[shapes.LegalPlay] = []
     if (
         state.phase == rules.Phase.PLAY
         and state.dice is not None
@@ -382,78 +405,81 @@ def match_state(
     s = state.settings
     pips = position.pips()
     resignation = None
-    if state.phase == rules.Phase.RESIGNING:
-        resignation = {
-            "offered_by": _who(state.turn, side),
-            "value": state.resign_value,
-            "points": state.points_for(GameKind(state.resign_value)),
-        }
+    if state.phase == rules.Phase.RESIGNING and state.turn is not None:
+        resignation = shapes.Resignation(
+            offered_by=Who(state.turn, "you" if state.turn == me else "opponent"),
+            value=state.resign_value,
+            points=state.points_for(GameKind(state.resign_value)),
+        )
     result = None
     if state.is_over:
-        result = {
-            "winner": _who(state.winner, side),
-            "ended_by": str(state.ended_by) if state.ended_by else None,
-            "score": list(state.score),
-        }
+        result = shapes.Result(
+            winner=_who(state.winner, side),
+            ended_by=str(state.ended_by) if state.ended_by else None,  # type: ignore[arg-type]
+            score=list(state.score),
+        )
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
-    return {
-        "id": str(match.pk),
-        "version": view.version,
-        "status": status_of(view),
-        "settings": settings_json(match),
-        "players": _seat_players(view),
-        "side": {"seat": me, "role": side.role, "seats": list(side.seats)},
-        "lobby": lobby_json(match, lobby, rematch, user),
-        "game": state.game_number,
-        "phase": str(state.phase),
-        "board": board_json(position),
-        "pips": {"you": pips[0], "opponent": pips[1]},
-        "dice": state.dice.to_json() if state.dice is not None else None,
-        "turn": _who(state.turn, side),
-        "to_act": _who(state.to_act, side),
-        "actions": caller_actions(view, side, user, lobby),
-        "legal_plays": plays,
-        "cube": {
-            "value": state.cube,
-            "owner": _who(state.cube_owner, side),
-            "offered": state.phase == rules.Phase.DOUBLED,
-            "in_use": s.cube and not state.crawford_game,
-        },
-        "crawford": {
-            "rule": s.crawford and s.length > 0,
-            "crawford_game": state.crawford_game,
-            "post_crawford": state.post_crawford,
-        },
-        "score": {
-            "you": state.score[me],
-            "opponent": state.score[them],
-            "seats": list(state.score),
-            "length": s.length,
-        },
-        "resignation": resignation,
-        "clock": clock_json(view, side),
-        "result": result,
-        "games": [
-            {
-                "number": g.number,
-                "winner": _who(g.winner, side),
-                "points": g.points,
-                "kind": g.kind.label,
-                "cube": g.cube,
-                "ended_by": str(g.ended_by),
-            }
+    position_id_, match_id_ = gnubg_ids(state)
+    return shapes.MatchState(
+        id=match.pk,
+        version=view.version,
+        status=status_of(view),  # type: ignore[arg-type]
+        settings=settings_json(match),
+        players=_seat_players(view),
+        side=side,
+        lobby=lobby_json(match, lobby, rematch, user),
+        game=state.game_number,
+        phase=str(state.phase),  # type: ignore[arg-type]
+        board=board_json(position),
+        pips=shapes.SideCount(pips[0], pips[1]),
+        dice=state.dice.to_json() if state.dice is not None else None,
+        turn=_who(state.turn, side),
+        to_act=_who(state.to_act, side),
+        actions=caller_actions(view, side, user, lobby),  # type: ignore[arg-type]
+        legal_plays=plays,
+        cube=shapes.Cube(
+            value=state.cube,
+            owner=_who(state.cube_owner, side),
+            offered=state.phase == rules.Phase.DOUBLED,
+            in_use=s.cube and not state.crawford_game,
+        ),
+        crawford=shapes.Crawford(
+            rule=s.crawford and s.length > 0,
+            crawford_game=state.crawford_game,
+            post_crawford=state.post_crawford,
+        ),
+        score=shapes.Score(
+            you=state.score[me],
+            opponent=state.score[them],
+            seats=list(state.score),
+            length=s.length,
+        ),
+        resignation=resignation,
+        clock=clock_json(view, side),
+        result=result,
+        games=[
+            shapes.GameResult(
+                number=g.number,
+                winner=Who(g.winner, "you" if g.winner == me else "opponent"),
+                points=g.points,
+                kind=g.kind.label,  # type: ignore[arg-type]
+                cube=g.cube,
+                ended_by=str(g.ended_by),  # type: ignore[arg-type]
+            )
             for g in state.games
         ],
-        "gnubg": gnubg_ids(state),
-        "moves": view.moves,
-        "created_at": view.created_at.isoformat() if view.created_at else None,
-        "started_at": view.started_at.isoformat() if view.started_at else None,
-        "finished_at": view.finished_at.isoformat() if view.finished_at else None,
-    }
+        gnubg=shapes.Gnubg(position_id_, match_id_),
+        moves=view.moves,
+        created_at=view.created_at,
+        started_at=view.started_at,
+        finished_at=view.finished_at,
+    )
 
 
-def clock_json(view: MatchView, side: Side, now: datetime | None = None) -> dict[str, Any] | None:
+def clock_json(
+    view: MatchView, side: Side, now: datetime | None = None
+) -> shapes.ClockState | None:
     """The clock from the caller's side (README "Clocks"): each side's delay left in the
     running move and reserve left, whose move runs and its deadline, the reconnect grace."""
     clock = view.clock
@@ -462,18 +488,18 @@ def clock_json(view: MatchView, side: Side, now: datetime | None = None) -> dict
     now = now or timezone.now()
     state = view.state
     playing = state is not None and not state.is_over and view.full
-    left = clock.remaining(now)
-    deadline = clock.deadline() if playing else None
-    return {
-        "settings": clock.settings.to_json(),
-        "running": _who(clock.running, side) if playing else None,
-        "deadline": deadline.isoformat() if deadline else None,
-        "you": left[side.seat],
-        "opponent": left[1 - side.seat],
-        "seats": left,
-        "reconnect": clock.settings.reconnect,
-        "now": now.isoformat(),
-    }
+    left = [shapes.TimeLeft(t["delay"], t["reserve"]) for t in clock.remaining(now)]
+    c = clock.settings
+    return shapes.ClockState(
+        settings=shapes.ClockSettings(c.delay, c.reserve, c.max_move, c.reconnect),
+        running=_who(clock.running, side) if playing else None,
+        deadline=clock.deadline() if playing else None,
+        you=left[side.seat],
+        opponent=left[1 - side.seat],
+        seats=left,
+        reconnect=c.reconnect,
+        now=now,
+    )
 
 
 # -- lists ---------------------------------------------------------------------------------------
@@ -495,27 +521,28 @@ def _with_relations(qs: QuerySet[Match]) -> QuerySet[Match]:
     return qs.select_related(*RELATED)
 
 
-def match_summary(match: Match, user: Any) -> dict[str, Any]:
+def match_summary(match: Match, user: Any) -> shapes.MatchSummary:
     """A match in a list: settings, players, projected score and status (no replay)."""
-    return {
-        "id": str(match.pk),
-        "status": match.status,
-        "settings": settings_json(match),
-        "players": _row_players(match),
-        "score": [match.score0, match.score1],
-        "to_act": match.turn,
-        "winner": match.winner,
-        "ended_by": match.ended_by or None,
-        "version": match.version,
-        "lobby": lobby_json(
+    rematch = getattr(match, "rematch_lobby", None)
+    return shapes.MatchSummary(
+        id=match.pk,
+        status=match.status,  # type: ignore[arg-type]
+        settings=settings_json(match),
+        players=_row_players(match),
+        score=[match.score0, match.score1],
+        to_act=_who(match.turn, row_side(match, user)),
+        winner=match.winner,
+        ended_by=match.ended_by or None,  # type: ignore[arg-type]
+        version=match.version,
+        lobby=lobby_json(
             match,
             _lobby_from_row(getattr(match, "lobby", None)),
-            str(rematch.match_id) if (rematch := getattr(match, "rematch_lobby", None)) else None,
+            str(rematch.match_id) if rematch is not None else None,
             user,
         ),
-        "created_at": match.created_at.isoformat(),
-        "last_move_at": match.last_move_at.isoformat() if match.last_move_at else None,
-    }
+        created_at=match.created_at,
+        last_move_at=match.last_move_at,
+    )
 
 
 def matches_of(

@@ -6,7 +6,7 @@ the names exported here.
 """
 
 from .replay import MatchView, ReplayError, Seat, StoredEvent, replay
-from .streams import append, forget, load_view, project, stored_events
+from .streams import append, forget, load_view, project, status_of, stored_events
 
 __all__ = [
     "MatchView",
@@ -18,5 +18,6 @@ __all__ = [
     "load_view",
     "project",
     "replay",
+    "status_of",
     "stored_events",
 ]

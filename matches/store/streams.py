@@ -146,11 +146,14 @@ def project(match: Match, view: MatchView) -> None:
     match.turn = state.to_act
     match.winner = state.winner
     match.ended_by = _ENDED_BY[state.ended_by] if state.ended_by else ""
-    if state.is_over:
-        aborted = state.ended_by == EndedBy.ABORT
-        match.status = Match.Status.ABORTED if aborted else Match.Status.FINISHED
-    elif view.full:
-        match.status = Match.Status.ACTIVE
-    else:
-        match.status = Match.Status.WAITING
+    match.status = status_of(view)
     match.save()
+
+
+def status_of(view: MatchView) -> str:
+    """The status the projection gives a match at `view` (the one place that decides it)."""
+    state = view.state
+    if state is not None and state.is_over:
+        aborted = state.ended_by == EndedBy.ABORT
+        return str(Match.Status.ABORTED if aborted else Match.Status.FINISHED)
+    return str(Match.Status.ACTIVE if view.full else Match.Status.WAITING)

@@ -171,8 +171,10 @@ def test_if_match_and_expected_version(make_player) -> None:
     assert r.status_code == 400 and r.json()["code"] == "invalid_version"
     r = ana.post(f"/matches/{match_id}/roll", {"expected_version": version}, HTTP_IF_MATCH='"3"')
     assert r.status_code == 400 and r.json()["code"] == "invalid_version"
-    r = ana.post(f"/matches/{match_id}/roll", {"expected_version": "x"})
-    assert r.status_code == 400 and r.json()["code"] == "invalid_request"
+    for bad in ("x", "12", 1.5, -1, True, [version]):  # not a version number: its own code
+        r = ana.post(f"/matches/{match_id}/roll", {"expected_version": bad})
+        assert r.status_code == 400 and r.json()["code"] == "invalid_version", bad
+        assert r.json()["detail"] == {"expected_version": [str(bad)]}
     assert _events(match_id)[-1][0] == version  # nothing written so far
     r = ana.post(f"/matches/{match_id}/roll", {}, HTTP_IF_MATCH=f'W/"{version}"')
     assert r.status_code == 200 and r.json()["version"] == version + 1

@@ -1,6 +1,7 @@
 """A bounded schemathesis run of the whole API against its own OpenAPI schema: whatever the
 generated requests (valid ones and deliberately invalid ones), no response is a server error,
-and every status code and content type is one the schema declares."""
+every status code and content type is one the schema declares, and every response body is
+valid against the schema of its status and content type."""
 
 from __future__ import annotations
 
@@ -16,12 +17,21 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import content_type_conformance, status_code_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.api.conftest import create, signup
 
 EXAMPLES = 8  # per operation and mode: ~30 operations x 2 modes, a few hundred requests
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 @contextmanager

@@ -1,5 +1,5 @@
-"""OpenAPI helpers: documented error responses (one example per error code), the shared
-headers (If-Match, Idempotency-Key), and example payloads."""
+"""The documented error responses (one example per error code) and the shared parameters
+(If-Match, Idempotency-Key, the match id)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 
-from .errors import ERRORS, error_body
-from .serializers import ErrorSerializer
+from matches.api.bodies import Error
+from matches.api.contract import serializer_for
+from matches.api.errors import ERRORS, error_body
 
 _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
     "invalid_request": ("Some fields are missing or wrong: see detail.", {"length": ["..."]}),
@@ -83,7 +84,9 @@ def errors(*codes: str) -> dict[int, OpenApiResponse]:
             )
             for code in group
         ]
-        out[status] = OpenApiResponse(ErrorSerializer, description=description, examples=examples)
+        out[status] = OpenApiResponse(
+            serializer_for(Error), description=description, examples=examples
+        )
     return out
 
 
@@ -123,95 +126,3 @@ WRITE_HEADERS = [IF_MATCH, IDEMPOTENCY_KEY]
 MATCH_ID = OpenApiParameter(
     "match_id", str, OpenApiParameter.PATH, description="The match's id (a UUID)."
 )
-
-STATE_EXAMPLE = {
-    "id": "0b9e0d9c-55a5-4e0e-8f3e-7d3f3f3b1c11",
-    "version": 5,
-    "status": "active",
-    "settings": {
-        "mode": "online",
-        "length": 5,
-        "cube": True,
-        "crawford": True,
-        "jacoby": False,
-        "backgammon_value": 3,
-        "next_game_starter": "opening_roll",
-        "computer_level": None,
-        "clock": {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60},
-        "public": True,
-    },
-    "players": [
-        {"seat": 0, "username": "ana", "display_name": "Ana", "kind": "registered"},
-        {"seat": 1, "username": "guest-3f9a1c2b7d", "display_name": "Marko", "kind": "guest"},
-    ],
-    "side": {"seat": 0, "role": "player", "seats": [0]},
-    "lobby": {
-        "open_challenge": True,
-        "invite_code": "K7MPQ2XD",
-        "reserved_for": None,
-        "rematch_of": None,
-        "rematch": None,
-        "imported": False,
-    },
-    "game": 1,
-    "phase": "play",
-    "board": {
-        "points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
-        "bar": {"you": 0, "opponent": 0},
-        "off": {"you": 0, "opponent": 0},
-    },
-    "pips": {"you": 167, "opponent": 167},
-    "dice": [3, 1],
-    "turn": {"seat": 0, "who": "you"},
-    "to_act": {"seat": 0, "who": "you"},
-    "actions": ["play", "resign"],
-    "legal_plays": [
-        {
-            "notation": "8/5 6/5",
-            "steps": [{"from": 8, "to": 5, "hit": False}, {"from": 6, "to": 5, "hit": False}],
-            "position_id": "4HPwATDgc/ABMA",
-        }
-    ],
-    "cube": {"value": 1, "owner": None, "offered": False, "in_use": True},
-    "crawford": {"rule": True, "crawford_game": False, "post_crawford": False},
-    "score": {"you": 0, "opponent": 0, "seats": [0, 0], "length": 5},
-    "resignation": None,
-    "clock": None,
-    "result": None,
-    "games": [],
-    "gnubg": {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkKAAAAAAAA"},
-    "moves": 0,
-    "created_at": "2026-05-01T12:00:00+00:00",
-    "started_at": "2026-05-01T12:00:05+00:00",
-    "finished_at": None,
-}
-
-
-def state_example(name: str = "state", **changes: Any) -> OpenApiExample:
-    return OpenApiExample(name, value={**STATE_EXAMPLE, **changes}, response_only=True)
-
-
-DESCRIPTION = """\
-The REST API of tavla, a Balkan backgammon site: matches between players (online, hot-seat,
-against the computer), their moves, and a stateless rules service.
-
-**Authentication**: `Authorization: Token <key>` (or `Bearer <key>`), from `POST
-/api/v1/auth/signup`, `/auth/login` or `/auth/guest`. Reads of public matches need no token.
-
-**Writes** take the version you decided on (`If-Match: "12"` or `"expected_version": 12`; a
-stale one gets 409 `version_conflict` with `detail.current_version`) and an optional
-`Idempotency-Key` header (a repeat returns the first response, header `Idempotent-Replayed:
-true`, and writes nothing).
-
-**Errors** are JSON `{"code", "message", "detail"}`; `code` is stable:
-
-| code | HTTP | meaning |
-| --- | --- | --- |
-"""
-
-
-def add_error_table(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
-    """drf-spectacular postprocessing hook: the table of every error code in info."""
-    rows = "\n".join(f"| `{code}` | {status} | {text} |" for code, (status, text) in ERRORS.items())
-    result.setdefault("info", {})["description"] = DESCRIPTION + rows + "\n"
-    return result

@@ -1,7 +1,7 @@
-"""Input validation (requests) and the documented shape of every response.
+"""What the API reads: request bodies and query parameters, validated by DRF serializers.
 
-The response serializers describe the dictionaries `matches.selectors` builds; they exist for
-the OpenAPI schema (drf-spectacular) and are never used to render.
+(What it answers is in matches/api/contract.py: response dataclasses rendered and documented
+by one serializer each.)
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -17,29 +16,20 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import bots
+from games.rules.clock import SITE
 from games.rules.errors import RulesError
 from games.rules.match import MAX_LENGTH, MatchSettings, Starter
-from matches.store.models import Match, PlayerProfile
+from matches.store.models import Match
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
 RESERVED_PREFIXES = ("guest-", "computer-")
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
+CLOCK_PRESETS: dict[str, dict[str, int]] = {"site": dict(SITE)}
+"""Named clocks a match may be created with; "site" is the rules' site clock."""
 
 
 # -- accounts ----------------------------------------------------------------------------------
-
-
-class UserSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=PlayerProfile.Kind.choices)
-
-
-class TokenResponseSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
-    user = UserSerializer()
 
 
 class SignupSerializer(serializers.Serializer):
@@ -80,6 +70,11 @@ class LoginSerializer(serializers.Serializer):
 
 class GuestSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=40, required=False, default="")
+
+
+def _error(field: serializers.Field, key: str, **params: Any) -> serializers.ValidationError:
+    """The field's error `key`, to raise (DRF's `fail`, visible to the type checker)."""
+    return serializers.ValidationError(field.error_messages[key].format(**params), code=key)
 
 
 # -- versioned writes ------------------------------------------------------------------------------
@@ -139,12 +134,11 @@ class PlayField(serializers.Field):
     def to_internal_value(self, data: Any) -> str | list[list[int]]:
         if isinstance(data, str):
             if len(data) > 200:
-                self.fail("invalid")
+                raise _error(self, "invalid")
             return data
         if isinstance(data, list) and len(data) <= 8:
             return [_pair(step, self) for step in data]
-        self.fail("invalid")
-        raise AssertionError  # pragma: no cover
+        raise _error(self, "invalid")
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -159,8 +153,7 @@ def _pair(step: Any, field: serializers.Field) -> list[int]:
         and all(isinstance(p, int) and not isinstance(p, bool) for p in step)
     ):
         return [int(step[0]), int(step[1])]
-    field.fail("invalid")
-    raise AssertionError  # pragma: no cover
+    raise _error(field, "invalid")
 
 
 class PlaySerializer(VersionedSerializer):
@@ -181,14 +174,20 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
+_SITE_TEXT = ", ".join(f"{k} {v} s" for k, v in SITE.items())
+
+
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "string", "enum": ["site", "none"]},
+            {"type": "string", "enum": [*CLOCK_PRESETS, "none"]},
             {
                 "type": "object",
-                "properties": {k: {"type": "integer", "minimum": 0} for k in CLOCK_FIELDS},
+                "properties": {
+                    k: {"type": "integer", "minimum": 0, "maximum": CLOCK_MAX} for k in CLOCK_FIELDS
+                },
                 "required": list(CLOCK_FIELDS),
+                "additionalProperties": False,
             },
         ],
         "nullable": True,
@@ -196,31 +195,37 @@ class JoinSerializer(serializers.Serializer):
     }
 )
 class ClockField(serializers.Field):
-    """`"site"` (12 s delay, 2 min reserve, 60 s per move, 60 s to reconnect), `"none"`/null,
-    or custom seconds `{"delay", "reserve", "max_move", "reconnect"}`. Online matches only."""
+    __doc__ = f"""`"site"` ({_SITE_TEXT}), `"none"`/null, or custom whole seconds
+    `{{"delay", "reserve", "max_move", "reconnect"}}`. Online matches only."""
 
     default_error_messages: ClassVar[dict[str, str]] = {
         "invalid": 'a clock is "site", "none" or {{"delay", "reserve", "max_move", "reconnect"}}'
-        f" in seconds (0-{CLOCK_MAX})"
+        f" in whole seconds (0-{CLOCK_MAX})",
+        "fraction": "clock {name} must be a whole number of seconds (no fractions): {value}",
+        "range": f"clock {{name}} must be 0 to {CLOCK_MAX} seconds",
+        "max_move": "clock max_move must be more than 0 seconds",
     }
 
     def to_internal_value(self, data: Any) -> dict[str, int] | None:
-        presets = getattr(settings, "TAVLA_CLOCK_PRESETS", {})
         if data is None or data == "none":
             return None
-        if isinstance(data, str):
-            if data in presets:
-                return dict(presets[data])
-            self.fail("invalid")
-        if isinstance(data, dict) and set(data) == set(CLOCK_FIELDS):
-            values = {k: data[k] for k in CLOCK_FIELDS}
-            if all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= CLOCK_MAX
-                for v in values.values()
-            ):
-                return values
-        self.fail("invalid")
-        raise AssertionError  # pragma: no cover
+        if isinstance(data, str) and data in CLOCK_PRESETS:
+            return dict(CLOCK_PRESETS[data])
+        if not isinstance(data, dict) or set(data) != set(CLOCK_FIELDS):
+            raise _error(self, "invalid")
+        values: dict[str, int] = {}
+        for name in CLOCK_FIELDS:
+            value = data[name]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise _error(self, "invalid")
+            if isinstance(value, float) and not value.is_integer():
+                raise _error(self, "fraction", name=name, value=value)
+            if not 0 <= value <= CLOCK_MAX:
+                raise _error(self, "range", name=name)
+            values[name] = int(value)
+        if values["max_move"] <= 0:
+            raise _error(self, "max_move")
+        return values
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -273,9 +278,8 @@ class MatchCreateSerializer(serializers.Serializer):
             field = "jacoby" if "Jacoby" in str(exc) else "length"
             raise serializers.ValidationError({field: [str(exc)]}) from None
         if "clock" not in attrs:
-            presets = getattr(settings, "TAVLA_CLOCK_PRESETS", {})
             online = attrs["mode"] == Match.Mode.ONLINE
-            attrs["clock"] = dict(presets["site"]) if online and "site" in presets else None
+            attrs["clock"] = dict(CLOCK_PRESETS["site"]) if online else None
         elif attrs["clock"] is not None and attrs["mode"] != Match.Mode.ONLINE:
             raise serializers.ValidationError(
                 {"clock": ["only online matches have a clock (none vs the computer or hot-seat)"]}
@@ -360,248 +364,3 @@ class ChallengeQuerySerializer(serializers.Serializer):
 
 class LiveQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Match.Mode.choices, required=False)
-
-
-# -- responses (schema only) ---------------------------------------------------------------------
-
-
-class WhoSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    who = serializers.ChoiceField(choices=["you", "opponent"])
-
-
-class SideCountSerializer(serializers.Serializer):
-    you = serializers.IntegerField()
-    opponent = serializers.IntegerField()
-
-
-class BoardSerializer(serializers.Serializer):
-    points = serializers.ListField(
-        child=serializers.IntegerField(),
-        min_length=24,
-        max_length=24,
-        help_text="points[i] is point i+1 in your numbering; positive: your checkers.",
-    )
-    bar = SideCountSerializer()
-    off = SideCountSerializer()
-
-
-class StepSerializer(serializers.Serializer):
-    from_ = serializers.IntegerField(help_text="25 = the bar")
-    to = serializers.IntegerField(help_text="0 = borne off")
-    hit = serializers.BooleanField()
-
-    def get_fields(self) -> dict[str, Any]:
-        fields = super().get_fields()
-        fields["from"] = fields.pop("from_")
-        return fields
-
-
-class LegalPlaySerializer(serializers.Serializer):
-    notation = serializers.CharField()
-    steps = StepSerializer(many=True)
-    position_id = serializers.CharField(
-        help_text="The position after the play, opponent on roll (as gnubg shows it)."
-    )
-
-
-class RulesPlaySerializer(LegalPlaySerializer):
-    board = BoardSerializer(help_text="The position after the play, from the mover's side.")
-
-
-class PlayerSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["registered", "guest", "bot", "computer", "named"])
-
-
-class SettingsSerializer(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=Match.Mode.choices)
-    length = serializers.IntegerField()
-    cube = serializers.BooleanField()
-    crawford = serializers.BooleanField()
-    jacoby = serializers.BooleanField()
-    backgammon_value = serializers.IntegerField()
-    next_game_starter = serializers.CharField()
-    computer_level = serializers.CharField(allow_null=True)
-    clock = serializers.JSONField(allow_null=True)
-    public = serializers.BooleanField()
-
-
-class LobbySerializer(serializers.Serializer):
-    open_challenge = serializers.BooleanField()
-    invite_code = serializers.CharField(
-        allow_null=True, help_text="Shown to the match's players only."
-    )
-    reserved_for = serializers.CharField(allow_null=True)
-    rematch_of = serializers.UUIDField(allow_null=True)
-    rematch = serializers.UUIDField(allow_null=True)
-    imported = serializers.BooleanField()
-
-
-class CubeSerializer(serializers.Serializer):
-    value = serializers.IntegerField()
-    owner = WhoSerializer(allow_null=True, help_text="null: centred.")
-    offered = serializers.BooleanField()
-    in_use = serializers.BooleanField()
-
-
-class CrawfordSerializer(serializers.Serializer):
-    rule = serializers.BooleanField()
-    crawford_game = serializers.BooleanField()
-    post_crawford = serializers.BooleanField()
-
-
-class ScoreSerializer(serializers.Serializer):
-    you = serializers.IntegerField()
-    opponent = serializers.IntegerField()
-    seats = serializers.ListField(child=serializers.IntegerField())
-    length = serializers.IntegerField()
-
-
-class ResignationSerializer(serializers.Serializer):
-    offered_by = WhoSerializer()
-    value = serializers.IntegerField()
-    points = serializers.IntegerField()
-
-
-class ResultSerializer(serializers.Serializer):
-    winner = WhoSerializer(allow_null=True)
-    ended_by = serializers.CharField(allow_null=True)
-    score = serializers.ListField(child=serializers.IntegerField())
-
-
-class GameResultSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    winner = WhoSerializer()
-    points = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
-    cube = serializers.IntegerField()
-    ended_by = serializers.CharField()
-
-
-class GnubgSerializer(serializers.Serializer):
-    position_id = serializers.CharField()
-    match_id = serializers.CharField()
-
-
-class SideSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(help_text="The seat the board is shown from.")
-    role = serializers.ChoiceField(choices=["player", "hotseat", "spectator"])
-    seats = serializers.ListField(child=serializers.IntegerField(), help_text="Your seats.")
-
-
-class MatchStateSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    version = serializers.IntegerField(help_text="Send it back as If-Match / expected_version.")
-    status = serializers.ChoiceField(choices=Match.Status.choices)
-    settings = SettingsSerializer()
-    players = PlayerSerializer(many=True, allow_null=True)
-    side = SideSerializer()
-    lobby = LobbySerializer()
-    game = serializers.IntegerField()
-    phase = serializers.ChoiceField(
-        choices=["opening", "roll", "play", "doubled", "resigning", "over"]
-    )
-    board = BoardSerializer()
-    pips = SideCountSerializer()
-    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    turn = WhoSerializer(allow_null=True, help_text="The player whose turn it is (the roller).")
-    to_act = WhoSerializer(
-        allow_null=True, help_text="Who must act now (the opponent while answering a double)."
-    )
-    actions = serializers.ListField(
-        child=serializers.ChoiceField(
-            choices=[
-                "roll",
-                "play",
-                "double",
-                "take",
-                "drop",
-                "resign",
-                "accept",
-                "reject",
-                "join",
-                "abort",
-                "rematch",
-            ]
-        ),
-        help_text="What you may do now (the endpoint names).",
-    )
-    legal_plays = LegalPlaySerializer(many=True, help_text="When you must play: every option.")
-    cube = CubeSerializer()
-    crawford = CrawfordSerializer()
-    score = ScoreSerializer()
-    resignation = ResignationSerializer(allow_null=True)
-    clock = serializers.JSONField(
-        allow_null=True,
-        help_text="Online matches with a clock (README Clocks): settings; running (whose move"
-        " runs); deadline (ISO time the running move is lost on time); you/opponent/seats:"
-        " {delay, reserve} seconds left now; reconnect (grace in seconds); now (server time)."
-        " null without a clock.",
-    )
-    result = ResultSerializer(allow_null=True)
-    games = GameResultSerializer(many=True)
-    gnubg = GnubgSerializer()
-    moves = serializers.IntegerField()
-    created_at = serializers.DateTimeField(allow_null=True)
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-
-
-class MatchSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=Match.Status.choices)
-    settings = SettingsSerializer()
-    players = PlayerSerializer(many=True, allow_null=True)
-    score = serializers.ListField(child=serializers.IntegerField())
-    to_act = serializers.IntegerField(allow_null=True)
-    winner = serializers.IntegerField(allow_null=True)
-    ended_by = serializers.CharField(allow_null=True)
-    version = serializers.IntegerField()
-    lobby = LobbySerializer()
-    created_at = serializers.DateTimeField()
-    last_move_at = serializers.DateTimeField(allow_null=True)
-
-
-class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    at = serializers.DateTimeField()
-    data = serializers.DictField(help_text="The event's payload; seats are 0 and 1.")
-
-
-class EventsSerializer(serializers.Serializer):
-    version = serializers.IntegerField()
-    events = EventSerializer(many=True)
-
-
-class NextStepsSerializer(serializers.Serializer):
-    steps_so_far = StepSerializer(many=True)
-    next_steps = StepSerializer(many=True)
-    complete = serializers.BooleanField(help_text="The steps so far are a whole legal play.")
-    dice_to_use = serializers.IntegerField(help_text="How many dice a legal play uses.")
-
-
-class RulesPlaysSerializer(serializers.Serializer):
-    position_id = serializers.CharField()
-    dice = serializers.ListField(child=serializers.IntegerField())
-    plays = RulesPlaySerializer(many=True)
-
-
-class ImportedSerializer(serializers.Serializer):
-    match = MatchSummarySerializer()
-    games = serializers.IntegerField()
-    final_score = serializers.ListField(child=serializers.IntegerField())
-    winner = serializers.IntegerField(allow_null=True)
-
-
-class LevelsSerializer(serializers.Serializer):
-    levels = serializers.ListField(child=serializers.CharField(), help_text="Weakest first.")
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine code.")
-    message = serializers.CharField(help_text="A sentence a player understands.")
-    detail = serializers.JSONField(allow_null=True, help_text="Context; null when none.")

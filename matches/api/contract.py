@@ -1,0 +1,156 @@
+"""One source for every response body: a dataclass renders it and documents it.
+
+`serializer_for(Shape)` derives a DRF serializer from a response dataclass
+(matches/selectors/shapes.py, matches/api/bodies.py) by its type hints, once per class. The
+views render with it (`render`, `respond`) and drf-spectacular documents the same serializer
+(its component is named after the dataclass), so the schema cannot say one thing and the
+response another. The fuzz test (tests/api/test_fuzz.py) validates every body it gets against
+the schema, and tests/api/test_contract.py checks every shape renders.
+
+To add a field to a response: add it (with its type, and `Annotated[..., "what it is"]` when
+the name is not enough) to the dataclass and fill it where the dataclass is built. Nothing
+else: the serializer, the schema and the rendering follow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from datetime import datetime
+from functools import cache
+from threading import RLock
+from typing import Any, Literal, Union
+from uuid import UUID
+
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import build_array_type
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from matches.selectors.shapes import Key
+
+_lock = RLock()  # re-entered: a shape's fields build the serializers of nested shapes
+
+
+def serializer_for(shape: type) -> type[serializers.Serializer]:
+    """The DRF serializer of a response dataclass (cached: one class per shape)."""
+    with _lock:
+        return _serializer_for(shape)
+
+
+@cache
+def _serializer_for(shape: type) -> type[serializers.Serializer]:
+    if not dataclasses.is_dataclass(shape):
+        raise TypeError(f"{shape!r} is not a response dataclass")
+    hints = typing.get_type_hints(shape, include_extras=True)
+    fields: dict[str, serializers.Field] = {}
+    for f in dataclasses.fields(shape):
+        hint, key, help_text = _unwrap(hints[f.name])
+        name = key or f.name
+        # DRF copies declared fields from their constructor arguments: `source` goes there.
+        fields[name] = _field(hint, help_text, **({"source": f.name} if key else {}))
+    attrs: dict[str, Any] = {
+        **fields,
+        "__doc__": (shape.__doc__ or "").strip() if _own_doc(shape) else "",
+        "__module__": shape.__module__,
+    }
+    return type(f"{shape.__name__}Serializer", (serializers.Serializer,), attrs)
+
+
+def _own_doc(shape: type) -> bool:
+    """A dataclass without a docstring gets a generated one ("Name(a: int, ...)"): skip it."""
+    return bool(shape.__doc__) and not shape.__doc__.startswith(f"{shape.__name__}(")
+
+
+def _unwrap(hint: Any) -> tuple[Any, str | None, str]:
+    key, help_text = None, ""
+    if typing.get_origin(hint) is typing.Annotated:
+        hint, *extras = typing.get_args(hint)
+        for extra in extras:
+            if isinstance(extra, Key):
+                key = extra.name
+            elif isinstance(extra, str):
+                help_text = extra
+    return hint, key, help_text
+
+
+def _field(hint: Any, help_text: str = "", **kw: Any) -> serializers.Field:
+    """The DRF field of a type hint."""
+    if help_text:
+        kw["help_text"] = help_text
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) != 1:
+            raise TypeError(f"unsupported union {hint!r}: use X | None")
+        return _field(rest[0], allow_null=True, **kw)
+    if origin is Literal:
+        return serializers.ChoiceField(choices=list(args), **kw)
+    if origin is list:
+        (item,) = args
+        item_hint, _, item_help = _unwrap(item)
+        if dataclasses.is_dataclass(item_hint):
+            return serializer_for(item_hint)(many=True, **kw)
+        child = _field(item_hint, item_help)
+        if child.allow_null and isinstance(child, serializers.Serializer):
+            return NullableItems(child=child, **kw)
+        return serializers.ListField(child=child, **kw)
+    if origin is dict or hint is Any:
+        return serializers.JSONField(**kw)
+    if dataclasses.is_dataclass(hint):
+        return serializer_for(hint)(**kw)
+    simple = _SIMPLE.get(hint)
+    if simple is None:
+        raise TypeError(f"no response field for {hint!r}")
+    return simple(**kw)
+
+
+class NullableItems(serializers.ListField):
+    """A list of objects some of which may be null (the players: null for a free seat)."""
+
+
+class NullableItemsSchema(OpenApiSerializerFieldExtension):
+    """drf-spectacular documents a list's items as never null; these items may be."""
+
+    target_class = NullableItems
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        component = auto_schema.resolve_serializer(self.target.child, direction)
+        return build_array_type({"allOf": [component.ref], "nullable": True})
+
+
+_SIMPLE: dict[Any, type[serializers.Field]] = {
+    int: serializers.IntegerField,
+    float: serializers.FloatField,
+    bool: serializers.BooleanField,
+    str: serializers.CharField,
+    datetime: serializers.DateTimeField,
+    UUID: serializers.UUIDField,
+}
+
+
+@cache
+def _renderer(shape: type) -> serializers.Serializer:
+    # One instance per shape: building a serializer's fields is most of DRF's cost, and a
+    # bound serializer only reads them afterwards (safe to share between threads).
+    return serializer_for(shape)()
+
+
+def render(value: Any) -> Any:
+    """The JSON-ready form of a response dataclass (or a list of them)."""
+    if isinstance(value, list):
+        return [render(item) for item in value]
+    return _renderer(type(value)).to_representation(value)
+
+
+def respond(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(render(value), status=status, headers=headers)
+
+
+def many(shape: type) -> serializers.Serializer:
+    """For the schema: a list of `shape`."""
+    return serializer_for(shape)(many=True)
+
+
+__all__ = ["many", "render", "respond", "serializer_for"]

@@ -1,0 +1,3 @@
+"""The OpenAPI documentation of the API, kept out of the views: the shared parameters and error
+responses (`common`), example bodies (`examples`), the text of every operation (`operations`)
+and the hook that puts the error table in the description (`hooks`)."""

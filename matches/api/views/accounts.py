@@ -1,0 +1,106 @@
+"""Accounts: sign-up, token login/logout, guests, bot accounts, who am I."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.selectors import display_name
+from matches.store.models import PlayerProfile
+
+from ..bodies import TokenResponse, User
+from ..contract import respond
+from ..errors import ApiError
+from ..permissions import Authenticated
+from ..requests import GuestSerializer, LoginSerializer, SignupSerializer
+from ..schema import operations as docs
+from ..throttling import AuthThrottle
+from .common import valid
+
+
+def user_json(user: Any) -> User:
+    profile = getattr(user, "tavla_profile", None)
+    kind = profile.kind if profile else PlayerProfile.Kind.REGISTERED
+    return User(
+        id=user.pk, username=user.get_username(), display_name=display_name(user), kind=kind
+    )
+
+
+def _token_response(user: Any, status: int) -> Response:
+    token, _ = Token.objects.get_or_create(user=user)
+    return respond(TokenResponse(token=token.key, user=user_json(user)), status)
+
+
+class SignupView(APIView):
+    authentication_classes = ()
+    throttle_classes = (AuthThrottle,)
+
+    @docs.signup
+    def post(self, request: Request) -> Response:
+        data = valid(SignupSerializer, request.data)
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=data["username"], password=data["password"]
+            )
+            kind = PlayerProfile.Kind.BOT if data["bot"] else PlayerProfile.Kind.REGISTERED
+            PlayerProfile.objects.create(
+                user=user, kind=kind, display_name=data.get("display_name", "")
+            )
+            return _token_response(user, 201)
+
+
+class LoginView(APIView):
+    authentication_classes = ()
+    throttle_classes = (AuthThrottle,)
+
+    @docs.login
+    def post(self, request: Request) -> Response:
+        data = valid(LoginSerializer, request.data)
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None:
+            raise ApiError("invalid_credentials")
+        return _token_response(user, 200)
+
+
+class LogoutView(APIView):
+    permission_classes = (Authenticated,)
+
+    @docs.logout
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, Token):
+            request.auth.delete()
+        else:
+            Token.objects.filter(user=request.user).delete()
+        return Response(status=204)
+
+
+class GuestView(APIView):
+    authentication_classes = ()
+    throttle_classes = (AuthThrottle,)
+
+    @docs.guest
+    def post(self, request: Request) -> Response:
+        data = valid(GuestSerializer, request.data)
+        with transaction.atomic():
+            user = get_user_model()(username=f"guest-{secrets.token_hex(5)}")
+            user.set_unusable_password()
+            user.save()
+            PlayerProfile.objects.create(
+                user=user, kind=PlayerProfile.Kind.GUEST, display_name=data["display_name"]
+            )
+            return _token_response(user, 201)
+
+
+class MeView(APIView):
+    permission_classes = (Authenticated,)
+
+    @docs.me
+    def get(self, request: Request) -> Response:
+        return respond(user_json(request.user))

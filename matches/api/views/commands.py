@@ -1,0 +1,176 @@
+"""Actions on a match by its players (roll, play, double, ...), the heartbeat, and the legal
+next steps of a partial play. Each action is one service call (matches/services/play.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.rules.errors import IllegalAction
+from games.rules.match import Phase
+from games.rules.notation import parse_moves
+from games.rules.plays import Step
+from matches import selectors, services
+from matches.errors import VersionConflict
+from matches.store import load_view
+from matches.store.models import Match
+from matches.store.replay import MatchView
+
+from .. import requests as rq
+from ..contract import respond
+from ..idempotency import run_write
+from ..permissions import Authenticated, check_can_act, readable_match
+from ..schema import operations as docs
+from ..throttling import MatchWriteThrottle
+from .common import expected_version, query, state_response, valid, with_current_version
+
+
+class CommandView(APIView):
+    """A command on a match by one of its players: the shared path of every action."""
+
+    permission_classes = (Authenticated,)
+    throttle_classes = (MatchWriteThrottle,)
+    input_serializer: type = rq.EmptyWriteSerializer
+    staff_may: bool = False
+
+    def post(self, request: Request, match_id: str) -> Response:
+        # One service call, itself one transaction: no outer transaction unless idempotent.
+        return run_write(request, lambda: self.handle(request, match_id), atomic=False)
+
+    def handle(self, request: Request, match_id: str) -> Response:
+        match = readable_match(match_id, request.user)
+        if not (self.staff_may and request.user.is_staff):
+            check_can_act(match, request.user)
+        version = expected_version(request)  # before the body: a bad version is its own error
+        data = valid(self.input_serializer, request.data)
+        try:
+            view = self.run(match, request.user, data, version)
+        except VersionConflict as exc:
+            raise with_current_version(exc, match.pk) from None
+        return state_response(match, view, request.user)
+
+    def run(self, match: Match, user: Any, data: dict[str, Any], version: int | None) -> MatchView:
+        raise NotImplementedError
+
+
+def command(
+    name: str,
+    service: Callable[..., MatchView],
+    summary: str,
+    description: str,
+    rules_errors: tuple[str, ...] = ("illegal_action", "not_your_turn"),
+    input_serializer: type = rq.EmptyWriteSerializer,
+    example: dict[str, Any] | None = None,
+    extra: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: {},
+) -> type[CommandView]:
+    """A CommandView for one service, documented."""
+
+    class View(CommandView):
+        def run(
+            self, match: Match, user: Any, data: dict[str, Any], version: int | None
+        ) -> MatchView:
+            return service(match_id=match.pk, user=user, expected_version=version, **extra(data))
+
+        @docs.command(name, summary, description, rules_errors, input_serializer, example)
+        def post(self, request: Request, match_id: str) -> Response:
+            return CommandView.post(self, request, match_id)
+
+    View.input_serializer = input_serializer
+    View.__name__ = View.__qualname__ = f"{name.title().replace('_', '')}View"
+    return View
+
+
+RollView = command(
+    "roll",
+    services.match_roll,
+    "Roll the dice",
+    "The server rolls (never the client). If the roll cannot be played the turn passes at"
+    " once (a `passed` event).",
+)
+PlayView = command(
+    "play",
+    services.match_play,
+    "Play the rolled dice",
+    'A whole play: notation ("24/18 13/11", "bar/22*", "6/off", "8/5(2)") or steps'
+    " [[from, to], ...] in your numbering (25 = bar, 0 = off). An illegal play gets 422"
+    " `illegal_play` with the rule it breaks in `detail.reason`.",
+    ("illegal_play", "illegal_action", "not_your_turn", "invalid_notation"),
+    rq.PlaySerializer,
+    {"play": "24/18 13/11", "expected_version": 12},
+    lambda data: {"play": data["play"]},
+)
+DoubleView = command(
+    "double",
+    services.match_double,
+    "Offer the cube (before rolling)",
+    "While the cube is centred either player may double on his turn before rolling;"
+    " afterwards only its owner. Never in the Crawford game.",
+)
+TakeView = command(
+    "take", services.match_take, "Take the double", "The cube doubles and becomes yours."
+)
+DropView = command(
+    "drop",
+    services.match_drop,
+    "Drop the double",
+    "You lose the game at the cube's value before the offer.",
+)
+ResignView = command(
+    "resign",
+    services.match_resign,
+    "Offer to resign the game",
+    "On your turn: a single (1), gammon (2) or backgammon (3), times the cube. The opponent"
+    " accepts or rejects.",
+    input_serializer=rq.ResignSerializer,
+    example={"value": 2, "expected_version": 12},
+    extra=lambda data: {"value": int(data["value"])},
+)
+AcceptView = command(
+    "accept",
+    services.match_accept_resign,
+    "Accept the opponent's resignation",
+    "The game ends at the offered value times the cube.",
+)
+RejectView = command(
+    "reject",
+    services.match_reject_resign,
+    "Reject the opponent's resignation",
+    "Play goes on where it was.",
+)
+AbortView = command(
+    "abort",
+    services.match_abort,
+    "Abort the match (before the first move)",
+    "Ends the match with no winner; allowed until the first play (staff: any time).",
+)
+AbortView.staff_may = True
+
+
+class HeartbeatView(APIView):
+    permission_classes = (Authenticated,)
+
+    @docs.heartbeat
+    def post(self, request: Request, match_id: str) -> Response:
+        match = readable_match(match_id, request.user)  # touches the player's presence
+        check_can_act(match, request.user)
+        return Response(status=204)
+
+
+def parse_steps(text: str) -> list[Step]:
+    return [Step(m.frm, m.to, m.hit) for m in parse_moves(text)]
+
+
+class NextStepsView(APIView):
+    @docs.next_steps
+    def get(self, request: Request, match_id: str) -> Response:
+        q = query(rq.NextStepsQuerySerializer, request)
+        match = readable_match(match_id, request.user)
+        state = load_view(match.pk).state
+        if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
+            raise IllegalAction("there is nothing to play now: the dice are not rolled")
+        steps = parse_steps(q["steps"])
+        return respond(selectors.next_steps_json(state.position_for(state.turn), state.dice, steps))

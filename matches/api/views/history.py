@@ -1,0 +1,156 @@
+"""A match's history: its events (with long-poll), its export as a gnubg .mat file, and the
+import of a .mat file as a finished match."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from rest_framework import parsers, renderers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.rules.errors import InvalidMatchFile, RulesError
+from matches import selectors
+from matches.interop.exporting import match_to_mat
+from matches.interop.importing import import_mat
+from matches.selectors import shapes
+from matches.services import lobby, presence
+from matches.store.models import Match
+from matches.store.streams import stored_events
+
+from .. import requests as rq
+from ..bodies import Imported, MatExport
+from ..contract import respond
+from ..errors import ApiError
+from ..idempotency import run_write
+from ..permissions import Authenticated, readable_match
+from ..schema import operations as docs
+from ..throttling import CreateThrottle
+from .common import query, valid
+
+
+class EventsView(APIView):
+    @docs.events
+    def get(self, request: Request, match_id: str) -> Response:
+        q = query(rq.EventsQuerySerializer, request)
+        match = readable_match(match_id, request.user)
+        after = q["after"]
+        wait = min(q["wait"], getattr(settings, "TAVLA_LONG_POLL_MAX", 30))
+        events = stored_events(match.pk, after)
+        deadline = time.monotonic() + wait
+        pause = 0.05
+        # Poll the version (one indexed row, autocommit: no transaction is held) with a short,
+        # growing pause, until something arrives or the wait is over.
+        touched, refresh = time.monotonic(), presence.refresh_every(match)
+        while not events and time.monotonic() < deadline:
+            time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
+            pause = min(pause * 1.5, 0.5)
+            if time.monotonic() - touched >= refresh:  # still waiting: still connected
+                touched = time.monotonic()
+                presence.touch(match, request.user)
+            if Match.objects.filter(pk=match.pk, version__gt=after).exists():
+                events = stored_events(match.pk, after)
+        version = events[-1].seq if events else max(after, match.version)
+        return respond(
+            shapes.Events(
+                version=version,
+                events=[
+                    shapes.Event(
+                        seq=e.seq,
+                        type=e.type,
+                        at=e.at,
+                        data={k: v for k, v in e.payload.items() if k != "v"},
+                    )
+                    for e in events
+                ],
+            )
+        )
+
+
+class MatRenderer(renderers.BaseRenderer):
+    media_type = "text/plain"
+    format = "mat"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):  # type: ignore[no-untyped-def]
+        return str(data).encode()
+
+
+class ExportView(APIView):
+    renderer_classes = (MatRenderer, renderers.JSONRenderer)
+
+    @docs.export
+    def get(self, request: Request, match_id: str) -> Response:
+        match = readable_match(match_id, request.user)
+        text = match_to_mat(match.pk)
+        filename = f"tavla-{match.pk}.mat"
+        if request.accepted_renderer.format == "json":
+            return respond(MatExport(match_id=str(match.pk), filename=filename, mat=text))
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        return Response(text, headers=headers)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if response.status_code >= 400:  # errors are JSON, whatever format was asked for
+            request.accepted_renderer = renderers.JSONRenderer()
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class PlainTextParser(parsers.BaseParser):
+    media_type = "text/plain"
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        try:
+            return {"text": stream.read().decode("utf-8")}
+        except UnicodeDecodeError:
+            raise InvalidMatchFile("the file is not UTF-8 text") from None
+
+
+MAX_UPLOAD = 2_000_000
+
+
+class ImportView(APIView):
+    permission_classes = (Authenticated,)
+    throttle_classes = (CreateThrottle,)
+    parser_classes = (parsers.JSONParser, parsers.MultiPartParser, PlainTextParser)
+
+    @docs.import_mat
+    def post(self, request: Request) -> Response:
+        return run_write(request, lambda: self.handle(request))
+
+    def handle(self, request: Request) -> Response:
+        data = valid(rq.ImportSerializer, request.data)
+        text = data.get("text")
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_UPLOAD:
+                raise InvalidMatchFile("the file is larger than 2 MB")
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise InvalidMatchFile("the file is not UTF-8 text") from None
+        if not text:
+            raise ApiError(
+                "invalid_request", "Send the .mat file or its text.", {"file": ["required"]}
+            )
+        try:
+            imported = import_mat(text)
+        except RulesError:
+            raise
+        except (LookupError, ValueError, TypeError) as exc:
+            raise InvalidMatchFile(f"the file cannot be replayed: {exc}") from None
+        lobby.create_lobby(UUID(imported.match_id), created_by=request.user, imported=True)
+        match = Match.objects.select_related("player0", "player1", "lobby").get(
+            pk=imported.match_id
+        )
+        body = Imported(
+            match=selectors.match_summary(match, request.user),
+            games=imported.games,
+            final_score=list(imported.final_score),
+            winner=imported.winner,
+        )
+        return respond(body, 201, {"Location": f"/api/v1/matches/{match.pk}"})

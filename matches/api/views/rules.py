@@ -1,0 +1,43 @@
+"""The stateless rules service: legal plays and legal next steps of any position."""
+
+from __future__ import annotations
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import bots
+from games.rules.dice import Dice
+from games.rules.gnubgid import position_from_id
+from matches import selectors
+
+from ..bodies import Levels
+from ..contract import respond
+from ..requests import RulesNextStepsQuerySerializer, RulesPlaysQuerySerializer
+from ..schema import operations as docs
+from .commands import parse_steps
+from .common import valid
+
+
+class LegalPlaysView(APIView):
+    @docs.legal_plays
+    def get(self, request: Request) -> Response:
+        q = valid(RulesPlaysQuerySerializer, request.query_params)
+        position = position_from_id(q["position_id"])
+        dice = Dice.parse(q["dice"])
+        return respond(selectors.rules_plays(position, dice, q["position_id"]))
+
+
+class RulesNextStepsView(APIView):
+    @docs.rules_next_steps
+    def get(self, request: Request) -> Response:
+        q = valid(RulesNextStepsQuerySerializer, request.query_params)
+        position = position_from_id(q["position_id"])
+        dice = Dice.parse(q["dice"])
+        return respond(selectors.next_steps_json(position, dice, parse_steps(q["steps"])))
+
+
+class LevelsView(APIView):
+    @docs.levels
+    def get(self, request: Request) -> Response:
+        return respond(Levels(levels=bots.levels()))

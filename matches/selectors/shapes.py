@@ -1,0 +1,289 @@
+"""The shapes of what the reads return: small frozen dataclasses, one per JSON object.
+
+These are the single source of the API's response bodies. The API derives a DRF serializer
+from each (matches/api/contract.py) that both renders the body and documents it in the
+OpenAPI schema, so a field added here appears in the response and in the schema together.
+
+Type hints say everything the schema needs: `X | None` is nullable, `Literal[...]` an enum,
+`list[X]` an array, a dataclass a nested object (its component is named after the class),
+`Annotated[X, "text"]` adds a description and `Annotated[X, Key("from")]` names the JSON key
+when it is not a Python name. Numbers of seconds are `float` everywhere (one number type).
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """The JSON name of a field whose name is not a Python identifier (`from`)."""
+
+    name: str
+
+
+WhoName = Literal["you", "opponent"]
+Mode = Literal["online", "hotseat", "computer"]
+Status = Literal["waiting", "active", "finished", "aborted"]
+Phase = Literal["opening", "roll", "play", "doubled", "resigning", "over"]
+EndedBy = Literal["bearoff", "drop", "resign", "timeout", "forfeit", "abort"]
+SummaryEndedBy = Literal["points", "drop", "resign", "timeout", "forfeit", "abort"]
+ENDED_BY = typing.get_args(EndedBy)
+SUMMARY_ENDED_BY = typing.get_args(SummaryEndedBy)
+PlayerKind = Literal["registered", "guest", "bot", "computer", "named"]
+Action = Literal[
+    "roll", "play", "double", "take", "drop", "resign", "accept", "reject", "join", "abort",
+    "rematch",
+]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """A seat, and whether it is the caller's side ("you") or the other ("opponent")."""
+
+    seat: Annotated[int, "0 or 1."]
+    who: WhoName
+
+
+@dataclass(frozen=True, slots=True)
+class SideCount:
+    you: int
+    opponent: int
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    points: Annotated[list[int], "points[i] is point i+1 in your numbering; positive: yours."]
+    bar: SideCount
+    off: SideCount
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    frm: Annotated[int, Key("from"), "25 = the bar."]
+    to: Annotated[int, "0 = borne off."]
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    notation: str
+    steps: list[Step]
+    position_id: Annotated[str, "The position after the play, opponent on roll (as gnubg)."]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesPlay:
+    notation: str
+    steps: list[Step]
+    position_id: Annotated[str, "The position after the play, opponent on roll (as gnubg)."]
+    board: Annotated[Board, "The position after the play, from the mover's side."]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    username: str
+    display_name: str
+    kind: PlayerKind
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """Seconds: free delay per move, reserve per match, cap per move, reconnection grace."""
+
+    delay: float
+    reserve: float
+    max_move: float
+    reconnect: float
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    mode: Mode
+    length: Annotated[int, "Points to win; 0 = money play."]
+    cube: bool
+    crawford: bool
+    jacoby: bool
+    backgammon_value: Literal[2, 3]
+    next_game_starter: Literal["opening_roll", "winner"]
+    computer_level: str | None
+    clock: Annotated[ClockSettings | None, "null: no clock."]
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    open_challenge: bool
+    invite_code: Annotated[str | None, "Shown to the match's players only."]
+    reserved_for: Annotated[str | None, "The username a rematch is offered to."]
+    rematch_of: UUID | None
+    rematch: UUID | None
+    imported: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    value: int
+    owner: Annotated[Who | None, "null: centred."]
+    offered: bool
+    in_use: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Crawford:
+    rule: bool
+    crawford_game: bool
+    post_crawford: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    you: int
+    opponent: int
+    seats: list[int]
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    offered_by: Who
+    value: Annotated[int, "1 single, 2 gammon, 3 backgammon."]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winner: Annotated[Who | None, "null: aborted, nobody won."]
+    ended_by: EndedBy | None
+    score: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    number: int
+    winner: Who
+    points: int
+    kind: Literal["single", "gammon", "backgammon"]
+    cube: int
+    ended_by: EndedBy
+
+
+@dataclass(frozen=True, slots=True)
+class Gnubg:
+    position_id: str
+    match_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """Whose eyes a state is shown through: `seat`, and the caller's `role` in the match."""
+
+    seat: Annotated[int, "The seat the board is shown from."]
+    role: Literal["player", "hotseat", "spectator"]
+    seats: Annotated[list[int], "Your own seats."]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLeft:
+    delay: Annotated[float, "Free seconds left in the running move."]
+    reserve: Annotated[float, "Seconds left in the match reserve."]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """README "Clocks": what is left on each side now, and when the running move is lost."""
+
+    settings: ClockSettings
+    running: Annotated[Who | None, "Whose move runs."]
+    deadline: Annotated[datetime | None, "When the running move is lost on time."]
+    you: TimeLeft
+    opponent: TimeLeft
+    seats: list[TimeLeft]
+    reconnect: Annotated[float, "Seconds a player may be gone before he forfeits."]
+    now: Annotated[datetime, "The server's time, to correct the client's clock."]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match from the caller's side."""
+
+    id: UUID
+    version: Annotated[int, "Send it back as If-Match / expected_version."]
+    status: Status
+    settings: Settings
+    players: Annotated[list[Player | None], "Seat 0 and seat 1; null: the seat is free."]
+    side: Side
+    lobby: Lobby
+    game: int
+    phase: Phase
+    board: Board
+    pips: SideCount
+    dice: list[int] | None
+    turn: Annotated[Who | None, "The player whose turn it is (the roller)."]
+    to_act: Annotated[Who | None, "Who must act now (the opponent while answering a double)."]
+    actions: Annotated[list[Action], "What you may do now (the endpoint names)."]
+    legal_plays: Annotated[list[LegalPlay], "When you must play: every option."]
+    cube: Cube
+    crawford: Crawford
+    score: Score
+    resignation: Resignation | None
+    clock: Annotated[ClockState | None, "null: no clock."]
+    result: Result | None
+    games: list[GameResult]
+    gnubg: Gnubg
+    moves: int
+    created_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match in a list, from the projected row (no replay)."""
+
+    id: UUID
+    status: Status
+    settings: Settings
+    players: Annotated[list[Player | None], "Seat 0 and seat 1; null: the seat is free."]
+    score: list[int]
+    to_act: Annotated[Who | None, "Who must act now."]
+    winner: Annotated[int | None, "The seat that won the match."]
+    ended_by: SummaryEndedBy | None
+    version: int
+    lobby: Lobby
+    created_at: datetime
+    last_move_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    type: str
+    at: datetime
+    data: Annotated[dict[str, Any], "The event's payload; seats are 0 and 1."]
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    version: int
+    events: list[Event]
+
+
+@dataclass(frozen=True, slots=True)
+class NextSteps:
+    steps_so_far: list[Step]
+    next_steps: list[Step]
+    complete: Annotated[bool, "The steps so far are a whole legal play."]
+    dice_to_use: Annotated[int, "How many dice a legal play uses."]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesPlays:
+    position_id: str
+    dice: list[int]
+    plays: list[RulesPlay]

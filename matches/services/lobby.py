@@ -1,0 +1,181 @@
+"""The lobby: opening matches (with their lobby row), open challenges, invite codes, joining,
+rematches. The API's lobby views call these; every write to a match goes through `play`.
+
+A match made here has a `MatchLobby` row: its invite code (a fresh one, retried on the rare
+collision), whether it is an open challenge anyone may accept, and for a rematch the old
+match and the old opponent it is reserved for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games.rules.errors import IllegalAction
+from matches.errors import InviteNotFound, InviteRequired, MatchFull
+from matches.store import MatchView, load_view
+from matches.store.models import Match, MatchLobby, PlayerProfile, new_invite_code
+
+from . import play
+
+
+@dataclass(frozen=True)
+class MatchRequest:
+    """What a player asks for when he opens a match (the API validated each field)."""
+
+    mode: str = Match.Mode.ONLINE
+    length: int = 5
+    cube: bool = False
+    crawford: bool = True
+    jacoby: bool = False
+    backgammon_value: int = 3
+    next_game_starter: str = "opening_roll"
+    clock: dict[str, int] | None = None
+    level: str = ""
+    public: bool = True
+    seat: int = 0
+    open_challenge: bool = False
+
+
+def open_match(
+    user: Any,
+    request: MatchRequest,
+    *,
+    rematch_of: Match | None = None,
+    reserved_for: Any = None,
+) -> MatchView:
+    """Create a match and its lobby row in one transaction. Only online matches are listed as
+    open challenges; hot-seat and computer matches start at once."""
+    computer = request.mode == Match.Mode.COMPUTER
+    with transaction.atomic():
+        if computer:
+            computer_player(request.level)
+        view = play.match_create(
+            user=user,
+            mode=request.mode,
+            length=request.length,
+            cube=request.cube,
+            crawford=request.crawford,
+            jacoby=request.jacoby,
+            backgammon_value=request.backgammon_value,
+            next_game_starter=request.next_game_starter,
+            clock=request.clock,
+            computer_level=request.level if computer else "",
+            public=request.public,
+            seat=request.seat,
+        )
+        online = request.mode == Match.Mode.ONLINE
+        create_lobby(
+            view.match_id,
+            created_by=user,
+            open_challenge=request.open_challenge and online,
+            rematch_of=rematch_of,
+            reserved_for=reserved_for,
+        )
+    return view
+
+
+def computer_player(level: str) -> Any:
+    """The computer's account at `level`, with its profile (made on first use)."""
+    user = play.computer_user(level)
+    PlayerProfile.objects.get_or_create(
+        user=user,
+        defaults={"kind": PlayerProfile.Kind.COMPUTER, "display_name": f"Computer ({level})"},
+    )
+    return user
+
+
+def create_lobby(match_id: Any, **fields: Any) -> MatchLobby:
+    """The lobby row of a new match (a fresh invite code; retried on the rare collision)."""
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                return MatchLobby.objects.create(
+                    match_id=match_id, invite_code=new_invite_code(), **fields
+                )
+        except IntegrityError:
+            if MatchLobby.objects.filter(match_id=match_id).exists():
+                raise
+    raise RuntimeError("could not draw a free invite code")  # pragma: no cover
+
+
+def lobby_by_code(code: str) -> MatchLobby:
+    """The lobby row of an invite code (case and spaces do not matter)."""
+    lobby = (
+        MatchLobby.objects.select_related(
+            "match", "match__player0", "match__player1", "reserved_for"
+        )
+        .filter(invite_code=code.strip().upper()[:16])
+        .first()
+    )
+    if lobby is None:
+        raise InviteNotFound(code[:16])
+    return lobby
+
+
+def join(match: Match, user: Any, seat: int | None = None) -> MatchView:
+    """Accept an open challenge, or the rematch offered to `user`."""
+    lobby = MatchLobby.objects.filter(match=match).first()
+    seated = user.pk in (match.player0_id, match.player1_id)
+    allowed = lobby is not None and (lobby.open_challenge or lobby.reserved_for_id == user.pk)
+    if not allowed and not seated:
+        raise InviteRequired("this match is joined with its invite code only")
+    return _join(match, lobby, user, seat)
+
+
+def join_by_code(code: str, user: Any, seat: int | None = None) -> MatchView:
+    lobby = lobby_by_code(code)
+    return _join(lobby.match, lobby, user, seat)
+
+
+def _join(match: Match, lobby: MatchLobby | None, user: Any, seat: int | None) -> MatchView:
+    if lobby is not None and lobby.reserved_for_id not in (None, user.pk):
+        raise InviteRequired("this rematch is offered to another player")
+    if match.mode != Match.Mode.ONLINE:
+        raise MatchFull("only online matches can be joined")
+    return play.match_join(match_id=match.pk, user=user, seat=seat)
+
+
+def rematch(old: Match, user: Any) -> tuple[MatchView, bool]:
+    """The rematch of a finished match, and whether this call created it.
+
+    Hot-seat and computer rematches start at once. Online, the new match waits for the old
+    opponent (reserved for him); if he asked first, this joins his."""
+    old_view = load_view(old.pk)
+    state = old_view.state
+    if state is None or not state.is_over or old.status == Match.Status.ABORTED:
+        raise IllegalAction("a rematch is offered once the match is over")
+    existing = MatchLobby.objects.filter(rematch_of=old).select_related("match").first()
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return _create_rematch(old, old_view, user), True
+        except IntegrityError:
+            existing = MatchLobby.objects.filter(rematch_of=old).select_related("match").get()
+    new = existing.match
+    seated = user.pk in (new.player0_id, new.player1_id)
+    if seated or new.status != Match.Status.WAITING:
+        return load_view(new.pk), False
+    return _join(new, existing, user, None), False
+
+
+def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
+    seat = old_view.seats_of(user.pk)[0]
+    opponent = old.player1 if seat == 0 else old.player0
+    request = MatchRequest(
+        mode=old.mode,
+        level=old.computer_level,
+        length=old.length,
+        cube=old.cube,
+        crawford=old.crawford,
+        jacoby=old.jacoby,
+        backgammon_value=old.backgammon_value,
+        next_game_starter=old.next_game_starter,
+        clock=old.clock,
+        public=old.public,
+        seat=seat,
+    )
+    online = old.mode == Match.Mode.ONLINE
+    return open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)
