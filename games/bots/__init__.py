@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .base import Player
 from .heuristic import HeuristicPlayer
+from .matchplay import decide
 from .network import Evaluator
 from .neural import LookaheadPlayer, NetworkPlayer
 from .random_player import RandomPlayer
@@ -76,6 +77,7 @@ __all__ = [
     "NetworkPlayer",
     "Player",
     "RandomPlayer",
+    "decide",
     "evaluator",
     "levels",
     "player_for",

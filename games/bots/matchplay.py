@@ -1,13 +1,17 @@
-"""Whole matches with the cube between two players, on the rules' state machine.
+"""What a computer player does now (`decide`), and whole matches between two players on the
+rules' state machine.
 
-The same questions the service's Celery task asks (matches/tasks.py), in the same order,
-with every action checked by the rules: for tests (a player never makes an illegal cube
-action) and for measuring cube decisions (benchmarks/bots_bench.py --cube).
+`decide` is the one place that turns a player's answers (resign? double? which play? take?)
+into the rules action he takes: the site's computer opponent (matches/services/computer.py)
+sends it through the store, `play_match` applies it here with every action checked by the
+rules, for tests (a player never makes an illegal cube action) and for measuring cube
+decisions (benchmarks/bots_bench.py --cube).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.rules import (
     AcceptResign,
@@ -33,23 +37,19 @@ MAX_ACTIONS = 20_000
 """A guard: a 25-point match between sane players takes a few thousand actions."""
 
 
-def next_action(players: tuple[Player, Player], state: MatchState, rng: random.Random) -> Action:
-    """What the player who must act now does (dice come from `rng`)."""
+def decide(player: Player, state: MatchState, seat: int, roll: Callable[[], Dice]) -> Action:
+    """What `player`, on `seat`, does now that he must act: resign, double or roll (with the
+    dice `roll` gives: the server's, or a seeded simulation's), his play, take or drop,
+    accept or reject."""
     phase = state.phase
-    if phase == Phase.OPENING:
-        return OpeningRoll(rng.randint(1, 6), rng.randint(1, 6))
-    seat = state.to_act
-    assert seat is not None
-    player = players[seat]
     if phase == Phase.ROLL:
         value = player.resign_value(state, seat)
         if value:
             return Resign(seat, value)
         if state.may_double(seat) and player.should_double(state, seat):
             return Double(seat)
-        return Roll(seat, Dice.of(rng.randint(1, 6), rng.randint(1, 6)))
-    if phase == Phase.PLAY:
-        assert state.dice is not None
+        return Roll(seat, roll())
+    if phase == Phase.PLAY and state.dice is not None:
         play = player.choose_play(state.position_for(seat), state.dice)
         return Move(seat, play.steps if play is not None else ())
     if phase == Phase.DOUBLED:
@@ -58,7 +58,17 @@ def next_action(players: tuple[Player, Player], state: MatchState, rng: random.R
         if player.accept_resignation(state, seat):
             return AcceptResign(seat)
         return RejectResign(seat)
-    raise ValueError(f"nothing to do in phase {phase}")
+    raise ValueError(f"seat {seat} has nothing to do in phase {phase}")
+
+
+def next_action(players: tuple[Player, Player], state: MatchState, rng: random.Random) -> Action:
+    """What the player who must act now does (dice come from `rng`)."""
+    if state.phase == Phase.OPENING:
+        return OpeningRoll(rng.randint(1, 6), rng.randint(1, 6))
+    seat = state.to_act
+    if seat is None:
+        raise ValueError(f"nobody acts in phase {state.phase}")
+    return decide(players[seat], state, seat, lambda: Dice.of(rng.randint(1, 6), rng.randint(1, 6)))
 
 
 def play_match(

@@ -1,13 +1,16 @@
 """Commands on matches: every write to the store goes through here (README "Match store").
 
-`play` holds the match commands, `deadlines`/`clock` the clock's decisions, `presence` the
-reconnect rule, `computer` the computer opponent's turn.
+`play` holds the match commands (`match_act` takes a rules Action, for callers that decide
+in the rules' terms), `lobby` opening and joining matches, `moderation` staff actions,
+`deadlines`/`clock` the clock's decisions, `presence` the reconnect rule, `computer` the
+computer opponent's turn.
 """
 
 from .play import (
     computer_user,
     match_abort,
     match_accept_resign,
+    match_act,
     match_create,
     match_double,
     match_drop,
@@ -25,6 +28,7 @@ __all__ = [
     "computer_user",
     "match_abort",
     "match_accept_resign",
+    "match_act",
     "match_create",
     "match_double",
     "match_drop",

@@ -18,6 +18,7 @@ from games.rules import match as rules
 from games.rules.errors import RulesError
 from matches.errors import StoreError, VersionConflict
 from matches.store import MatchView, load_view
+from matches.store.dice import SECRET_DICE
 from matches.store.models import Match
 
 from . import play as commands
@@ -72,27 +73,9 @@ def play_turns(match_id: UUID) -> int:
 def _act(
     player: bots.Player, view: MatchView, state: rules.MatchState, seat: int, user: Any
 ) -> None:
-    common = {"match_id": view.match_id, "user": user, "expected_version": view.version}
-    phase = state.phase
-    if phase == rules.Phase.ROLL:
-        value = player.resign_value(state, seat)
-        if value:
-            commands.match_resign(value=value, **common)
-        elif state.may_double(seat) and player.should_double(state, seat):
-            commands.match_double(**common)
-        else:
-            commands.match_roll(**common)
-    elif phase == rules.Phase.PLAY and state.dice is not None:
-        play = player.choose_play(state.position_for(seat), state.dice)
-        steps = [[s.frm, s.to] for s in play.steps] if play is not None else []
-        commands.match_play(play=steps, **common)
-    elif phase == rules.Phase.DOUBLED:
-        if player.should_take(state, seat):
-            commands.match_take(**common)
-        else:
-            commands.match_drop(**common)
-    elif phase == rules.Phase.RESIGNING:
-        if player.accept_resignation(state, seat):
-            commands.match_accept_resign(**common)
-        else:
-            commands.match_reject_resign(**common)
+    """The player's next action (games.bots.decide), through the store; rolls are the
+    server's secret dice."""
+    action = bots.decide(player, state, seat, roll=SECRET_DICE.roll)
+    commands.match_act(
+        match_id=view.match_id, user=user, action=action, expected_version=view.version
+    )

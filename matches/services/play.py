@@ -223,6 +223,28 @@ def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> Ma
     return _command(match_id, user, decide, any_user=True, needs_opponent=False, **kw)
 
 
+def match_act(*, match_id: UUID, user: Any, action: rules.Action, **kw: Any) -> MatchView:
+    """Do one rules action for its player: the entry for callers that decide in the rules'
+    terms (the computer's turn, an imported file). Trusted callers only: a `Roll` is recorded
+    with the dice it carries (the server drew them, or the file says them)."""
+    if not isinstance(action, _PLAYER_ACTIONS):
+        raise IllegalAction(f"{type(action).__name__} is not an action a player takes")
+    seat = action.player
+    return _command(match_id, user, lambda v, s: [action], seat=seat, **kw)
+
+
+_PLAYER_ACTIONS = (
+    rules.Roll,
+    rules.Move,
+    rules.Double,
+    rules.Take,
+    rules.Drop,
+    rules.Resign,
+    rules.AcceptResign,
+    rules.RejectResign,
+)
+
+
 # -- the command path -------------------------------------------------------------------------
 
 

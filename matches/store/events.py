@@ -10,6 +10,7 @@ store (creation, seats) have none. This module imports nothing from Django.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,6 +19,38 @@ from games.rules.dice import Dice
 from games.rules.plays import Step
 
 SCHEMA_VERSION = 1
+"""The version new events are written with. Raising it: register an upcaster (below) from the
+old version of every event type whose payload changed, so stored streams replay unchanged."""
+
+Payload = dict[str, Any]
+UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {}
+"""(event type, version) -> a function turning that payload into the next version's."""
+
+
+def upcaster(
+    type_: str, version: int
+) -> Callable[[Callable[[Payload], Payload]], Callable[[Payload], Payload]]:
+    """Register how a `type_` payload of schema `version` becomes one of `version + 1`."""
+
+    def register(fn: Callable[[Payload], Payload]) -> Callable[[Payload], Payload]:
+        UPCASTERS[(type_, version)] = fn
+        return fn
+
+    return register
+
+
+def upcast(type_: str, payload: Payload) -> Payload:
+    """A stored payload brought up to SCHEMA_VERSION, one version at a time, on read. Types
+    whose payload did not change between two versions need no upcaster for that step."""
+    version = payload.get("v", 1)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"event {type_} has schema version {version}, newer than this code")
+    while version < SCHEMA_VERSION:
+        step = UPCASTERS.get((type_, version))
+        payload = step(dict(payload)) if step is not None else dict(payload)
+        version += 1
+        payload["v"] = version
+    return payload
 
 
 @dataclass(frozen=True)
@@ -221,11 +254,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 
 def event_from_payload(type_: str, payload: dict[str, Any]) -> Event:
-    """Rebuild an event from its stored form, upgrading older schema versions here."""
+    """Rebuild an event from its stored form, upcasting older schema versions first."""
     cls = EVENT_TYPES[type_]
-    version = payload.get("v", 1)
-    if version != SCHEMA_VERSION:
-        raise ValueError(f"event {type_} has schema version {version}, expected {SCHEMA_VERSION}")
+    payload = upcast(type_, payload)
     fields = {f.name for f in dataclasses.fields(cls)}
     return cls(**{k: v for k, v in payload.items() if k in fields})
 

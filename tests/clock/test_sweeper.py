@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -137,7 +137,7 @@ def test_the_state_shows_the_clock_and_requests_touch_presence(
     body = client.get(f"/api/v1/matches/{match_id}").json()
     clock = body["clock"]
     assert clock["running"] == {"seat": 0, "who": "opponent"}
-    assert clock["deadline"] == at(100).isoformat()
+    assert datetime.fromisoformat(clock["deadline"]) == at(100)  # RFC 3339, "Z" for UTC
     assert clock["reconnect"] == 10
     assert clock["you"] == {"delay": 0.0, "reserve": 100.0}
     assert clock["opponent"]["delay"] == 0.0  # T0 is long past: the delay is used up ...
