@@ -8,7 +8,8 @@
 - Match events: read-only; nobody adds, changes or deletes one here (nor anywhere else).
 - Player suspensions: the moderation history; suspending deactivates the account.
 
-The pages and actions live in `matches.admin_views`; this module wires them into the admin.
+The pages and actions live in `matches.review.views` (the pure replay in `frames`); this
+module wires them into the admin.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.timezone import localtime
 
+from matches.selectors import display_name
 from matches.store.models import Match, MatchEvent, PlayerSuspension
 
 from . import views as admin_views
@@ -104,9 +106,14 @@ class MatchAdmin(admin.ModelAdmin):
         ("last_move_at", admin.DateFieldListFilter),
     )
     search_fields = ("player0__username", "player1__username")
-    search_help_text = "A player's username or seated name, or a match id."
+    search_help_text = "A player's name, username or seated name, or a match id."
     date_hierarchy = "created_at"
-    list_select_related = ("player0", "player1")
+    list_select_related = (
+        "player0",
+        "player1",
+        "player0__tavla_profile",
+        "player1__tavla_profile",
+    )
     list_per_page = 50
     show_full_result_count = False
     fieldsets = (
@@ -194,6 +201,8 @@ class MatchAdmin(admin.ModelAdmin):
         found = queryset.filter(
             Q(player0__username__icontains=term)
             | Q(player1__username__icontains=term)
+            | Q(player0__tavla_profile__display_name__icontains=term)
+            | Q(player1__tavla_profile__display_name__icontains=term)
             | Q(pk__in=seated)
         )
         return found, False
@@ -213,10 +222,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     @staticmethod
     def _name(obj: Match, seat: int) -> str:
+        """The name the player chose (his username as a tooltip), or the seated name."""
         user = getattr(obj, f"player{seat}")
         name = getattr(obj, f"name{seat}", None)
         if user is not None:
-            return user.get_username()
+            return format_html(
+                "<span title='{}'>{}</span>", user.get_username(), display_name(user)
+            )
         return name or "—"
 
     @admin.display(description="started", ordering="started_at")

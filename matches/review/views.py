@@ -1,9 +1,8 @@
-"""The admin's review of a match: its events replayed one at a time, and the staff actions.
+"""The admin's review pages and the staff actions.
 
-Nothing here changes an event. The replay folds the stored events through `replay.fold`
-exactly as the store does, keeping the view before and after every event (a `Frame`), so the
-board, dice, cube, score and gnubg IDs can be shown at any point of the match. The actions
-(abort, suspend) go through the same services and models the rest of the service uses.
+Nothing here changes an event. The pages show the pure replay of `frames` (loaded here: the
+events, who acted, the players' names); the actions (abort, suspend, lift) are the services'
+(matches/services/moderation.py), with the permission checks and forms here.
 
 The views are mounted by `matches.admin` under the admin site (`admin_view` requires an
 active staff user); each also checks the model permission it needs.
@@ -11,9 +10,7 @@ active staff user); each also checks the model permission it needs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -21,567 +18,53 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rules import match as rules
 from games.rules.errors import RulesError
-from games.rules.plays import apply_step, from_array, to_array
-from games.rules.position import Position
-from games.rules.scoring import GameKind
-from matches import services
 from matches.errors import MatchNotFound, StoreError
 from matches.interop.exporting import match_to_mat
-from matches.store.events import (
-    Aborted,
-    CubeDropped,
-    CubeOffered,
-    CubeTaken,
-    Event,
-    Forfeited,
-    MatchCreated,
-    Moved,
-    OpeningRolled,
-    Passed,
-    PlayerJoined,
-    ResignAccepted,
-    ResignOffered,
-    ResignRejected,
-    Rolled,
-    TimedOut,
-)
+from matches.selectors import display_name
+from matches.services import moderation
+from matches.store.events import PlayerJoined
 from matches.store.models import Match, PlayerSuspension
-from matches.store.replay import MatchView, StoredEvent, fold
+from matches.store.replay import StoredEvent
 from matches.store.streams import stored_events
 
 from . import dice_stats
-from .board_svg import BoardPicture, board_svg, steps_in_seat0_numbering
+from .board_svg import board_svg
+from .frames import Frame, NoSuchEvent, Replay, build_replay, picture, position_facts
 
-SYSTEM_ACTOR = "server"
-
-# -- replaying a match event by event -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One stored event with the match as it was just before and just after it."""
-
-    index: int  # 0-based position in the stream (seq - 1)
-    stored: StoredEvent
-    event: Event
-    before: MatchView
-    after: MatchView
-    actor: str  # username of the acting user, or SYSTEM_ACTOR
-    text: str  # what happened, in words
-    game: int | None  # the game the event belongs to (None: setting the match up)
-    since_previous: timedelta | None
-    ended_game: rules.GameResult | None = None
-
-    @property
-    def seq(self) -> int:
-        return self.stored.seq
-
-    @property
-    def at(self) -> datetime:
-        return self.stored.at
-
-    @property
-    def state(self) -> rules.MatchState | None:
-        return self.after.state
-
-    @property
-    def since_previous_text(self) -> str:
-        return duration(self.since_previous)
-
-    @property
-    def score(self) -> tuple[int, int] | None:
-        return self.after.state.score if self.after.state is not None else None
-
-    @property
-    def clock_state(self) -> ClockState | None:
-        """The clocks at this event (None when the match has no clock)."""
-        return clock_state(self)
-
-
-@dataclass(frozen=True)
-class ClockState:
-    """What the clock (replayed from the event times) says at one event.
-
-    `charged_seat` is the player whose move was running until this event, `used` how long
-    that move had lasted when the event came and `charged` what it cost his reserve (time
-    beyond the free delay). After the event, `reserves` are both players' reserves and
-    `running` / `deadline` the move that runs now and when it is out of time.
-    """
-
-    reserves: tuple[float, float]
-    running: int | None
-    deadline: datetime | None
-    charged_seat: int | None
-    used: timedelta | None
-    charged: float
-    delay: float
-    max_move: float
-    names: tuple[str, str]
-
-    @property
-    def summary(self) -> str:
-        """One line for the timeline."""
-        parts = []
-        if self.charged_seat is not None and self.used is not None:
-            who = self.names[self.charged_seat]
-            parts.append(f"{who} {duration(self.used)}")
-            if self.charged:
-                parts.append(f"\u2212{self.charged:.1f} s reserve")
-        parts.append(f"reserves {self.reserves[0]:.1f} / {self.reserves[1]:.1f} s")
-        return ", ".join(parts)
-
-    @property
-    def charged_name(self) -> str:
-        return self.names[self.charged_seat] if self.charged_seat is not None else ""
-
-    @property
-    def used_text(self) -> str:
-        return duration(self.used)
-
-    @property
-    def running_name(self) -> str:
-        return self.names[self.running] if self.running is not None else ""
-
-
-def clock_state(frame: Frame) -> ClockState | None:
-    before, after = frame.before.clock, frame.after.clock
-    if after is None:
-        return None
-    names = seat_names(frame.after)
-    charged_seat = before.running if before is not None else None
-    used = None
-    charged = 0.0
-    if before is not None and before.running is not None and before.since is not None:
-        if after.running != before.running or after.since != before.since:
-            used = frame.at - before.since
-            charged = before.reserve[before.running] - after.reserve[before.running]
-        else:
-            charged_seat = None  # the same move goes on (he rolled; now he plays)
-    return ClockState(
-        reserves=after.reserve,
-        running=after.running,
-        deadline=after.deadline(),
-        charged_seat=charged_seat,
-        used=used,
-        charged=charged,
-        delay=after.settings.delay,
-        max_move=after.settings.max_move,
-        names=names,
-    )
-
-
-def duration(span: timedelta | None) -> str:
-    """A short human reading of a time span: "0.4 s", "12 s", "3 min 05 s", "2 h 10 min"."""
-    if span is None:
-        return ""
-    seconds = span.total_seconds()
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours} h {minutes:02d} min"
-    return f"{hours // 24} days {hours % 24} h"
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One game of a match: its events and, once over, its result."""
-
-    number: int
-    first_seq: int
-    last_seq: int
-    score_before: tuple[int, int]
-    crawford: bool
-    result: rules.GameResult | None = None
-    unfinished: str = ""  # why there is no result: "in progress", "aborted", ...
-
-    @property
-    def kind(self) -> str:
-        return self.result.kind.label if self.result else ""
-
-    @property
-    def ended_by(self) -> str:
-        return ended_by_label(self.result.ended_by) if self.result else ""
-
-
-@dataclass
-class Replay:
-    match: Match
-    frames: list[Frame]
-    names: tuple[str, str]
-    games: list[GameRow] = field(default_factory=list)
-
-    @property
-    def final(self) -> MatchView:
-        return self.frames[-1].after if self.frames else MatchView(self.match.pk)
-
-    def frame(self, seq: int) -> Frame:
-        if not 1 <= seq <= len(self.frames):
-            raise Http404(f"this match has no event {seq}")
-        return self.frames[seq - 1]
-
-
-def seat_names(view: MatchView) -> tuple[str, str]:
-    names = [f"Seat {i}" for i in (0, 1)]
-    for i, seat in enumerate(view.seats):
-        if seat is not None and seat.name:
-            names[i] = seat.name
-    return names[0], names[1]
+# -- loading a match's replay ------------------------------------------------------------------
 
 
 def replay_match(match: Match) -> Replay:
-    """Fold every stored event of `match`, keeping each step."""
+    """The replay of a stored match, with who acted and the players' chosen names."""
     events = stored_events(match.pk)
-    actors = _usernames(e.actor_id for e in events)
-    view = MatchView(match.pk)
-    frames: list[Frame] = []
-    previous_at: datetime | None = None
-    for i, stored in enumerate(events):
-        after = fold(view, stored)
-        event = stored.event
-        before_state, after_state = view.state, after.state
-        ended = None
-        if (
-            before_state is not None
-            and after_state is not None
-            and len(after_state.games) > len(before_state.games)
-        ):
-            ended = after_state.games[-1]
-        game = None
-        if before_state is not None and not isinstance(event, PlayerJoined | MatchCreated):
-            game = before_state.game_number
-        names = seat_names(after)
-        frames.append(
-            Frame(
-                index=i,
-                stored=stored,
-                event=event,
-                before=view,
-                after=after,
-                actor=actors.get(stored.actor_id, SYSTEM_ACTOR)
-                if stored.actor_id
-                else SYSTEM_ACTOR,
-                text=describe(event, view, after, names, ended),
-                game=game,
-                since_previous=stored.at - previous_at if previous_at else None,
-                ended_game=ended,
-            )
+    seated = [s.user_id for s in _seats(events)]
+    users = (
+        get_user_model()
+        .objects.filter(
+            pk__in={i for i in [*seated, *(e.actor_id for e in events)] if i is not None}
         )
-        previous_at = stored.at
-        view = after
-    result = Replay(match, frames, seat_names(view))
-    result.games = _games(frames)
-    return result
-
-
-def _usernames(ids: Iterable[int | None]) -> dict[int | None, str]:
-    wanted = {i for i in ids if i is not None}
-    users = get_user_model().objects.filter(pk__in=wanted)
-    return {u.pk: u.get_username() for u in users}
-
-
-def _games(frames: list[Frame]) -> list[GameRow]:
-    rows: dict[int, GameRow] = {}
-    for frame in frames:
-        if frame.game is None or frame.before.state is None:
-            continue
-        before = frame.before.state
-        row = rows.get(frame.game)
-        if row is None:
-            row = GameRow(
-                number=frame.game,
-                first_seq=frame.seq,
-                last_seq=frame.seq,
-                score_before=before.score,
-                crawford=before.crawford_game,
-            )
-        rows[frame.game] = GameRow(
-            number=row.number,
-            first_seq=row.first_seq,
-            last_seq=frame.seq,
-            score_before=row.score_before,
-            crawford=row.crawford,
-            result=frame.ended_game or row.result,
-        )
-    final = frames[-1].after.state if frames else None
-    out = []
-    for row in rows.values():
-        if row.result is None:
-            if final is not None and final.ended_by == rules.EndedBy.ABORT:
-                why = "aborted"
-            elif final is not None and final.is_over:
-                why = "not played"
-            else:
-                why = "in progress"
-            row = GameRow(**{**row.__dict__, "unfinished": why})
-        out.append(row)
-    return out
-
-
-# -- words for events ------------------------------------------------------------------------
-
-_KIND = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-_ENDED = {
-    rules.EndedBy.BEAROFF: "bore off",
-    rules.EndedBy.DROP: "double dropped",
-    rules.EndedBy.RESIGN: "resignation",
-    rules.EndedBy.TIMEOUT: "time out",
-    rules.EndedBy.FORFEIT: "forfeit",
-    rules.EndedBy.ABORT: "aborted",
-}
-
-
-def ended_by_label(how: rules.EndedBy | str | None) -> str:
-    if not how:
-        return ""
-    return _ENDED.get(rules.EndedBy(how), str(how))
-
-
-def describe(
-    event: Event,
-    before: MatchView,
-    after: MatchView,
-    names: tuple[str, str],
-    ended: rules.GameResult | None = None,
-) -> str:
-    """One line saying what the event did, in the players' names."""
-    state = before.state
-
-    def who(seat: int) -> str:
-        return names[seat]
-
-    match event:
-        case MatchCreated():
-            length = "money play" if event.length == 0 else f"{event.length}-point match"
-            bits = [length, f"{event.mode}", "cube" if event.cube else "no cube"]
-            if event.cube and event.length:
-                bits.append("Crawford" if event.crawford else "no Crawford")
-            if event.clock:
-                bits.append("clock " + ", ".join(f"{k} {v}s" for k, v in event.clock.items()))
-            text = "Match created: " + ", ".join(bits)
-        case PlayerJoined():
-            text = f"{event.name or 'a player'} takes seat {event.seat}"
-            if event.user_id is None:
-                text += " (no account)"
-        case OpeningRolled():
-            text = f"Opening roll: {who(0)} {event.die0}, {who(1)} {event.die1}"
-            if event.die0 == event.die1:
-                text += ": a tie, rolled again"
-            else:
-                starter = 0 if event.die0 > event.die1 else 1
-                text += f": {who(starter)} starts with {max(event.die0, event.die1)}-"
-                text += f"{min(event.die0, event.die1)}"
-        case Rolled():
-            text = f"{who(event.seat)} rolls {event.dice[0]}-{event.dice[1]}"
-        case Moved():
-            text = f"{who(event.seat)} plays {event.notation}"
-        case Passed():
-            dice = state.dice if state is not None else None
-            text = f"{who(event.seat)} cannot move" + (f" with {dice}" if dice else "")
-        case CubeOffered():
-            cube = state.cube * 2 if state is not None else "?"
-            text = f"{who(event.seat)} doubles to {cube}"
-        case CubeTaken():
-            cube = after.state.cube if after.state is not None else "?"
-            text = f"{who(event.seat)} takes: cube at {cube}, owned by {who(event.seat)}"
-        case CubeDropped():
-            text = f"{who(event.seat)} drops the double"
-        case ResignOffered():
-            text = f"{who(event.seat)} offers to resign {_KIND.get(event.value, event.value)}"
-        case ResignAccepted():
-            text = f"{who(event.seat)} accepts the resignation"
-        case ResignRejected():
-            text = f"{who(event.seat)} rejects the resignation"
-        case TimedOut():
-            text = f"{who(event.seat)} ran out of time and loses the match"
-        case Forfeited():
-            text = f"{who(event.seat)} forfeits the match"
-            if event.reason:
-                text += f" ({event.reason})"
-        case Aborted():
-            text = "Match aborted" + (f": {event.reason}" if event.reason else "")
-        case _:  # pragma: no cover - every event type is listed above
-            text = event.type
-    if ended is not None:
-        kind = GameKind(ended.kind).label
-        text += (
-            f". Game {ended.number} to {who(ended.winner)}: {ended.points} point"
-            f"{'s' if ended.points != 1 else ''} ({kind}, cube {ended.cube}, "
-            f"{ended_by_label(ended.ended_by)})"
-        )
-    return text
-
-
-# -- the board at one event ------------------------------------------------------------------
-
-
-def shown_state(frame: Frame) -> rules.MatchState:
-    """The state the pages show for a frame: the state after its event, except when the event
-    ended a game and the rules have already set the board up for the next one: then the game
-    just ended (its last position, cube and Crawford flag, the new score), as gnubg shows it."""
-    state = frame.after.state
-    before = frame.before.state
-    if state is None:  # pragma: no cover - the first event creates the state
-        raise Http404("nothing to show")
-    if frame.ended_game is None or before is None or state.is_over:
-        return state
-    board = before.board
-    if isinstance(frame.event, Moved):
-        board = _after_steps(before.board, frame.event.seat, frame.event.steps)
-    return replace(
-        before,
-        board=board,
-        phase=rules.Phase.OVER,
-        dice=None,
-        score=state.score,
-        games=state.games,
-        ended_by=frame.ended_game.ended_by,
-        resign_value=0,
-        resumed_phase=None,
+        .select_related("tavla_profile")
     )
+    display = {u.pk: display_name(u) for u in users}
+    return build_replay(match.pk, events, display, display)
 
 
-def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
-    """The board just after `frame`'s event, with the dice that were rolled or played."""
-    state = shown_state(frame)
-    before = frame.before.state
-    event = frame.event
-    dice: tuple[int, int] | None = None
-    owner: int | None = None
-    marks: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] = (
-        frozenset(),
-        frozenset(),
-    )
-    if state.dice is not None:
-        dice, owner = (state.dice.high, state.dice.low), state.turn
-    if isinstance(event, Moved | Passed) and before is not None and before.dice is not None:
-        dice, owner = (before.dice.high, before.dice.low), event.seat  # the dice just played
-    if isinstance(event, Moved):
-        marks = steps_in_seat0_numbering(event.seat, [(s[0], s[1]) for s in event.steps])
-    opening = (event.die0, event.die1) if isinstance(event, OpeningRolled) else None
-    notice = ""
-    if state.phase == rules.Phase.RESIGNING and state.turn is not None:
-        kind = GameKind(state.resign_value).label
-        notice = f"{names[state.turn]} offers to resign a {kind}"
-    elif frame.ended_game is not None:
-        won = frame.ended_game
-        notice = f"{names[won.winner]} wins {won.points} point{'s' if won.points != 1 else ''}"
-        if frame.after.state is not None and frame.after.state.is_over:
-            notice += " and the match" if frame.after.state.winner == won.winner else ""
-    elif state.is_over and state.ended_by == rules.EndedBy.ABORT:
-        notice = "Match aborted"
-    return BoardPicture(
-        position=state.board,
-        names=names,
-        score=state.score,
-        length=state.settings.length,
-        dice=dice,
-        dice_owner=owner,
-        opening=opening,
-        notice=notice,
-        cube_enabled=state.settings.cube,
-        cube_value=state.cube,
-        cube_owner=state.cube_owner,
-        cube_offered=state.phase == rules.Phase.DOUBLED,
-        crawford=state.crawford_game,
-        to_act=state.to_act,
-        caption=f"Event {frame.seq}: {frame.text}",
-        moved_from=marks[0],
-        moved_to=marks[1],
-    )
+def _seats(events: list[StoredEvent]) -> list[PlayerJoined]:
+    return [e.event for e in events if e.type == "player_joined"]  # type: ignore[misc]
 
 
-def _after_steps(board: Position, seat: int, steps: list[list[int]]) -> Position:
-    """Seat 0's board after `seat` played `steps` (in his numbering) on it."""
-    array = to_array(board if seat == 0 else board.flipped())
-    for frm, to, *_ in steps:
-        apply_step(array, frm, to)
-    after = from_array(array)
-    return after if seat == 0 else after.flipped()
-
-
-@dataclass(frozen=True)
-class PositionFacts:
-    """The facts shown beside the board picture, in words."""
-
-    game: str
-    score: str
-    cube: str
-    dice: str
-    phase: str
-    to_act: str
-    pips: str
-    position_id: str
-    match_id: str
-    seen_from: str
-
-
-_PHASES = {
-    rules.Phase.OPENING: "opening roll",
-    rules.Phase.ROLL: "to roll (or double, or resign)",
-    rules.Phase.PLAY: "to play the dice",
-    rules.Phase.DOUBLED: "to take or drop the double",
-    rules.Phase.RESIGNING: "to accept or reject the resignation",
-    rules.Phase.OVER: "over",
-}
-
-
-def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
-    state = shown_state(frame)
-    pid, mid = state.gnubg_ids()
-    roller = state.turn if state.turn is not None else 0
-    acting = state.to_act
-    s = state.settings
-    if frame.game is None:
-        game = "— (setting the match up)"
-    else:
-        game = str(frame.game)
-        if state.crawford_game:
-            game += " (Crawford game)"
-        elif state.post_crawford:
-            game += " (post-Crawford)"
-        if frame.ended_game is not None:
-            game += ": over"
-    target = f"to {s.length}" if s.length else "money play"
-    if not s.cube:
-        cube = "not used in this match"
-    elif state.crawford_game:
-        cube = "none in the Crawford game"
-    else:
-        owner = "centred" if state.cube_owner is None else f"owned by {names[state.cube_owner]}"
-        cube = f"{state.cube}, {owner}"
-        if state.phase == rules.Phase.DOUBLED:
-            cube += f"; {names[roller]} offers {state.cube * 2}"
-    phase = _PHASES[state.phase]
-    if state.phase == rules.Phase.RESIGNING:
-        phase = f"{names[roller]} offers to resign ({_KIND.get(state.resign_value)}); " + phase
-    pips = state.board.pips()
-    return PositionFacts(
-        game=game,
-        score=f"{names[0]} {state.score[0]} \u2013 {state.score[1]} {names[1]} ({target})",
-        cube=cube,
-        dice=str(state.dice) if state.dice else "—",
-        phase=phase,
-        to_act=names[acting] if acting is not None else "nobody",
-        pips=f"{names[0]} {pips[0]}, {names[1]} {pips[1]}",
-        position_id=pid,
-        match_id=mid,
-        seen_from=names[roller],
-    )
+def _frame(data: Replay, seq: int) -> Frame:
+    try:
+        return data.frame(seq)
+    except NoSuchEvent as exc:
+        raise Http404(str(exc)) from None
 
 
 # -- views -----------------------------------------------------------------------------------
@@ -605,7 +88,7 @@ def board_view(model_admin: Any, request: HttpRequest, object_id: str, seq: int)
     data = replay_match(match)
     if not data.frames:
         raise Http404("this match has no events")
-    frame = data.frame(seq)
+    frame = _frame(data, seq)
     names = data.names
     svg = board_svg(picture(frame, names))
     last = len(data.frames)
@@ -634,7 +117,7 @@ def board_svg_view(model_admin: Any, request: HttpRequest, object_id: str, seq: 
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
     data = replay_match(match)
-    frame = data.frame(seq)
+    frame = _frame(data, seq)
     svg = board_svg(picture(frame, data.names))
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="tavla-{match.pk}-{seq}.svg"'
@@ -682,8 +165,8 @@ def abort_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
     form = AbortForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.match_abort(
-                match_id=match.pk, user=request.user, reason=form.cleaned_data["reason"]
+            moderation.staff_abort(
+                match_id=match.pk, by=request.user, reason=form.cleaned_data["reason"]
             )
         except (RulesError, StoreError) as exc:  # refused: say why, nothing was written
             messages.error(request, f"The match was not aborted: {exc}")
@@ -780,34 +263,6 @@ def may_suspend(request: HttpRequest) -> bool:
     )
 
 
-def suspend(*, user: Any, by: Any, reason: str, match: Match | None = None) -> PlayerSuspension:
-    """Deactivate `user` and record who suspended him, when and why, in one transaction."""
-    with transaction.atomic():
-        locked = type(user).objects.select_for_update().get(pk=user.pk)
-        locked.is_active = False
-        locked.save(update_fields=["is_active"])
-        return PlayerSuspension.objects.create(
-            user=locked, reason=reason, suspended_by=by, match=match
-        )
-
-
-def lift(*, suspension: PlayerSuspension, by: Any, reason: str = "") -> None:
-    """Reactivate the player (unless another suspension of his is still in force)."""
-    with transaction.atomic():
-        record = PlayerSuspension.objects.select_for_update().get(pk=suspension.pk)
-        if record.lifted_at is not None:
-            return
-        record.lifted_at = timezone.now()
-        record.lifted_by = by
-        record.lift_reason = reason
-        record.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        others = PlayerSuspension.objects.filter(user=record.user_id, lifted_at__isnull=True)
-        if not others.exists():
-            user = get_user_model().objects.select_for_update().get(pk=record.user_id)
-            user.is_active = True
-            user.save(update_fields=["is_active"])
-
-
 def suspend_view(model_admin: Any, request: HttpRequest) -> Any:
     if not may_suspend(request):
         raise PermissionDenied
@@ -821,7 +276,7 @@ def suspend_view(model_admin: Any, request: HttpRequest) -> Any:
     form = SuspendForm(request.POST or None, initial=initial, request=request)
     if request.method == "POST" and form.is_valid():
         target = form.cleaned_data["username"]
-        record = suspend(
+        record = moderation.suspend(
             user=target,
             by=request.user,
             reason=form.cleaned_data["reason"],
@@ -860,7 +315,7 @@ def lift_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
         return HttpResponseRedirect(url)
     form = LiftForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        lift(suspension=record, by=request.user, reason=form.cleaned_data["reason"])
+        moderation.lift(suspension=record, by=request.user, reason=form.cleaned_data["reason"])
         record.refresh_from_db()
         record.user.refresh_from_db()
         state = "active again" if record.user.is_active else "still suspended by another record"

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from matches.review.views import picture, position_facts, replay_match, shown_state
+from matches.review.frames import picture, position_facts, shown_state
+from matches.review.views import replay_match
 from matches.store.events import Moved, Passed
 
 from .helpers import PUBLIC_MATCHES, imported_match
