@@ -9,7 +9,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # Stamp file, newer than pyproject.toml once `pip install` succeeded.
 INSTALLED := $(VENV)/.installed
-# Extra pytest arguments: make test ARGS="-k store -x"
+# Extra pytest arguments, or the paths to run: make test ARGS="-k store -x",
+# make test ARGS=tests/rules/test_match.py (without a path pytest runs tests/, its testpaths)
 ARGS ?=
 
 .PHONY: run test
@@ -25,6 +26,6 @@ run: $(INSTALLED)
 
 test: $(INSTALLED)
 	@$(PY) -m tavla_project.dbcheck
-	@$(PY) -m pytest tests $(ARGS); rc=$$?; \
+	@$(PY) -m pytest $(ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a failure"; fi; \
 	  exit $$rc

@@ -9,6 +9,7 @@ root is read if present. README.md lists every variable.
 from pathlib import Path
 
 import environ
+from corsheaders.defaults import default_headers as default_cors_headers
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -41,6 +42,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from the package (offline)
+    "corsheaders",
     "games",
     "matches",
     "matches.api",
@@ -48,8 +51,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # before anything that may answer (preflights)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the language from Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -115,7 +120,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# Messages to players (API errors, rule explanations) in these languages, chosen by the
+# request's Accept-Language; the translations are in matches/locale/ (README "Languages").
+LANGUAGES = [("en", "English"), ("sr-latn", "Srpski (latinica)"), ("tr", "Türkçe")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -150,7 +158,19 @@ REST_FRAMEWORK = {
     },
 }
 
+# --- CORS: browser clients on other origins (README "Configuration") ----------------------------
+# Only the API; only the origins listed (none by default). A preflight is answered by the
+# middleware before authentication, so it never gets 401.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = (*default_cors_headers, "if-match", "idempotency-key")
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Idempotent-Replayed", "Retry-After"]
+
 SPECTACULAR_SETTINGS = {
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: no CDN, works offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "TITLE": "tavla API",
     "DESCRIPTION": "Balkan tavla (backgammon): matches, moves, rules. See README.md, section API.",
     "VERSION": "1.0.0",

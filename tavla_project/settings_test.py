@@ -23,3 +23,10 @@ for _db in DATABASES.values():
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CELERY_TASK_ALWAYS_EAGER = False
+
+# Tasks the tests send stay in this process (kombu's in-memory transport): the development
+# broker under var/broker/ never receives the suite's messages. Tests that need a real worker
+# start one on a broker of their own (tests/clock/test_worker_clock.py,
+# tests/api/test_computer_worker.py).
+CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}

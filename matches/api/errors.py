@@ -5,7 +5,8 @@ Every error is JSON `{"code": ..., "message": ..., "detail": ...}`:
   store's (`version_conflict`, ...) and the API's own (`invalid_request`, ...), all listed in
   `ERRORS` with their HTTP status;
 - `message` is a sentence a player understands ("point 5 is closed by 2 of your opponent's
-  checkers");
+  checkers"), in his language (Accept-Language: English, Serbian Latin, Turkish; see
+  matches/api/messages.py);
 - `detail` is machine-readable context or null: field errors of a malformed request, the
   current version of a conflict, the rules engine's reason for an illegal play.
 """
@@ -16,12 +17,16 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.rules.errors import RulesError
 from matches.errors import MatchNotFound, StoreError, VersionConflict
+
+from .messages import reason_of, say, sentence
 
 # code -> (HTTP status, what it means). The schema documents these; tests check each is used
 # with its status.
@@ -74,28 +79,33 @@ ERRORS: dict[str, tuple[int, str]] = {
 }
 
 _MESSAGES = {
-    "invalid_request": "Some fields are missing or wrong: see detail.",
-    "parse_error": "The request body could not be read: send valid JSON.",
-    "not_authenticated": "Sign in first: send your token as 'Authorization: Token <key>'.",
-    "authentication_failed": "Your token is not valid: sign in again.",
-    "permission_denied": "You may not do this.",
-    "not_found": "There is nothing here.",
-    "method_not_allowed": "This endpoint does not take that method.",
-    "not_acceptable": "This endpoint cannot answer in the format you asked for.",
-    "unsupported_media_type": "This endpoint does not read that content type.",
-    "throttled": "Too many requests: wait a little and try again.",
+    "invalid_request": N_("Some fields are missing or wrong: see detail."),
+    "parse_error": N_("The request body could not be read: send valid JSON."),
+    "not_authenticated": N_("Sign in first: send your token as 'Authorization: Token <key>'."),
+    "authentication_failed": N_("Your token is not valid: sign in again."),
+    "permission_denied": N_("You may not do this."),
+    "not_found": N_("There is nothing here."),
+    "method_not_allowed": N_("This endpoint does not take that method."),
+    "not_acceptable": N_("This endpoint cannot answer in the format you asked for."),
+    "unsupported_media_type": N_("This endpoint does not read that content type."),
+    "throttled": N_("Too many requests: wait a little and try again."),
+    "invalid_credentials": N_("Wrong username or password."),
+    "invite_required": N_("This match is joined by its invite code or link only."),
+    "store_error": N_("The match store refused the write."),
 }
+"""The message of each code that has no sentence of its own (a msgid: translated when sent)."""
 
 
 class ApiError(exceptions.APIException):
-    """An API-level refusal with a stable code, a sentence and optional detail."""
+    """An API-level refusal with a stable code, a sentence (English: it is translated when
+    the response is made, matches/api/messages.py) and optional detail."""
 
     def __init__(
         self, code: str, message: str | None = None, detail: Any = None, status_code: int = 0
     ) -> None:
         self.code = code
         self.status_code = status_code or ERRORS[code][0]
-        self.message = message or ERRORS[code][1]
+        self.message = message or _MESSAGES.get(code) or ERRORS[code][1]
         self.extra = detail
         super().__init__(self.message, code)
 
@@ -105,33 +115,40 @@ def error_body(code: str, message: str, detail: Any = None) -> dict[str, Any]:
 
 
 def error_response(exc: Exception) -> Response | None:
-    """The JSON response for a known exception, or None for an unexpected one (a 500)."""
+    """The JSON response for a known exception, or None for an unexpected one (a 500).
+    Messages are in the request's language; codes never change."""
     headers: dict[str, str] = {}
     detail: Any = None
     if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message, exc.extra), status=exc.status_code)
+        message = sentence(say(exc.message))
+        return Response(error_body(exc.code, message, exc.extra), status=exc.status_code)
     if isinstance(exc, RulesError):
         code = exc.code if exc.code in ERRORS else "rules_error"
-        detail = {"reason": str(exc)} if code in ("illegal_play", "illegal_action") else None
-        return Response(error_body(code, _sentence(str(exc)), detail), status=ERRORS[code][0])
+        reason = say(exc)
+        if code in ("illegal_play", "illegal_action", "not_your_turn"):
+            detail = {"reason": reason}
+            explained = reason_of(exc)
+            if explained is not None:
+                detail["rule"] = explained[0]
+        return Response(error_body(code, sentence(reason), detail), status=ERRORS[code][0])
     if isinstance(exc, VersionConflict):
         detail = {"current_version": exc.current_version, "expected_version": exc.expected}
         if exc.current_version is not None:
             headers["ETag"] = f'"{exc.current_version}"'
         return Response(
-            error_body(exc.code, _sentence(str(exc)), detail), status=409, headers=headers
+            error_body(exc.code, sentence(say(exc)), detail), status=409, headers=headers
         )
     if isinstance(exc, StoreError):
         code = exc.code if exc.code in ERRORS else "store_error"
-        return Response(error_body(code, _sentence(str(exc))), status=ERRORS[code][0])
+        return Response(error_body(code, sentence(say(exc))), status=ERRORS[code][0])
     if isinstance(exc, Http404):
-        return Response(error_body("not_found", _MESSAGES["not_found"]), status=404)
+        return Response(error_body("not_found", gettext(_MESSAGES["not_found"])), status=404)
     if isinstance(exc, DjangoPermissionDenied):
-        return Response(error_body("permission_denied", _MESSAGES["permission_denied"]), 403)
+        message = gettext(_MESSAGES["permission_denied"])
+        return Response(error_body("permission_denied", message), 403)
     if isinstance(exc, exceptions.ValidationError):
-        return Response(
-            error_body("invalid_request", _MESSAGES["invalid_request"], exc.detail), status=400
-        )
+        message = gettext(_MESSAGES["invalid_request"])
+        return Response(error_body("invalid_request", message, exc.detail), status=400)
     if isinstance(exc, exceptions.APIException):
         code = str(exc.default_code)
         if code not in ERRORS:
@@ -142,7 +159,8 @@ def error_response(exc: Exception) -> Response | None:
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             headers["Retry-After"] = str(int(exc.wait + 0.999))
             detail = {"retry_after": int(exc.wait + 0.999)}
-        message = _MESSAGES.get(code) or _sentence(str(exc.detail))
+        known = _MESSAGES.get(code)
+        message = gettext(known) if known else sentence(say(str(exc.detail)))
         if isinstance(exc, exceptions.ParseError):
             detail = {"reason": str(exc.detail)}
         return Response(error_body(code, message, detail), status=exc.status_code, headers=headers)
@@ -157,16 +175,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return "The request was refused."
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
 def match_not_found(match_id: object) -> ApiError:
-    return ApiError("match_not_found", str(MatchNotFound(match_id)).capitalize() + ".")
+    return ApiError("match_not_found", str(MatchNotFound(match_id)))
 
 
 __all__ = ["ERRORS", "ApiError", "error_body", "error_response", "exception_handler"]

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from .views import accounts, commands, history, lobby, matches, root, rules
 
 M = "matches/<str:match_id>"
+REDOC_PAGE = "tavla_api/redoc.html"  # without the web fonts from a CDN: works offline
 
 urlpatterns = [
     path("", root.IndexView.as_view(), name="index"),
@@ -50,7 +51,11 @@ urlpatterns = [
     # documentation
     path("schema", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="matches:schema"), name="docs"),
-    path("redoc", SpectacularRedocView.as_view(url_name="matches:schema"), name="redoc"),
+    path(
+        "redoc",
+        SpectacularRedocView.as_view(url_name="matches:schema", template_name=REDOC_PAGE),
+        name="redoc",
+    ),
     # anything else: a JSON 404 (last)
     re_path(r"^(?P<rest>.*)$", root.NotFoundView.as_view(), name="not-found"),
 ]

@@ -56,7 +56,7 @@ def body_version(data: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VERSION:
         raise ApiError(
             "invalid_version",
-            "expected_version must be a version number like 12 (the state's version).",
+            "Send expected_version as a version number like 12 (the state's version).",
             {"expected_version": [str(value)[:40]]},
         )
     return value
