@@ -31,19 +31,20 @@ TEMPLATES: dict[str, str] = {
     "must_play_both": N_("you must play both dice: %(play)s is possible"),
     "must_play_most": N_(
         "you must play as many %(die)ss as possible (%(count)s): %(play)s is possible"
-    ),  # noqa: E501
+    ),
     "larger_die": N_(
         "only one die can be played, so you must play the larger one (%(die)s): %(play)s"
-    ),  # noqa: E501
+    ),
     "not_legal": N_("that play is not legal with %(high)s-%(low)s; %(play)s is"),
     "no_checker_on_bar": N_("you have no checker on the bar"),
     "enter_first": N_(
         "you have a checker on the bar: it must enter before any other checker moves"
-    ),  # noqa: E501
+    ),
     "bear_off_home": N_("you can bear off only when all your checkers are in your home board"),
     "bear_off_higher": N_(
-        "a %(die)s bears off from point %(point)s only when no checker of yours is on a higher point (you have one on %(top)s)"
-    ),  # noqa: E501
+        "a %(die)s bears off from point %(point)s only when no checker of yours is on a higher"
+        " point (you have one on %(top)s)"
+    ),
     "no_checker_on_point": N_("you have no checker on point %(point)s"),
     "no_such_step": N_("%(step)s is not a step any die you have left can make"),
     "no_die_moves": N_("no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s"),
@@ -54,7 +55,7 @@ TEMPLATES: dict[str, str] = {
     "no_such_point": N_("there is no point %(number)s: points run from 1 to 24"),
     "unreadable_move": N_(
         "cannot read %(token)s: write each move as from/to, like 24/18, bar/22* or 6/off"
-    ),  # noqa: E501
+    ),
     "unreadable_dice": N_("cannot read dice from %(value)s; write them like 31 or [3, 1]"),
     # the match (games/rules/match.py)
     "match_length": N_("a match is played to 1-%(max)s points, or 0 for money play"),
@@ -103,7 +104,7 @@ TEMPLATES: dict[str, str] = {
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(
         "There is nothing at %(path)s: API paths have no trailing slash (%(without)s)."
-    ),  # noqa: E501
+    ),
 }
 
 # The verbs the rules put into `%(what)s`, said to the player ("your") or of his opponent.

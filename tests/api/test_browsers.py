@@ -26,7 +26,8 @@ def test_a_preflight_gets_the_cors_headers_not_401() -> None:
         f"{API}/matches/0b9e0d9c-55a5-4e0e-8f3e-7d3f3f3b1c11/play",
         HTTP_ORIGIN=ORIGIN,
         HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
-        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, if-match, idempotency-key",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, if-match, "
+        "idempotency-key",
     )
     assert r.status_code == 200
     assert r["Access-Control-Allow-Origin"] == ORIGIN
