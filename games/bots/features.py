@@ -72,7 +72,7 @@ def _prime(made: np.ndarray) -> np.ndarray:
         if not longer.any():
             break
         best += longer
-    return best
+    return np.asarray(best)
 
 
 def encode_arrays(a: np.ndarray) -> np.ndarray:

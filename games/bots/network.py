@@ -131,9 +131,8 @@ class Evaluator:
         return out
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(
-            path, **self.contact.to_arrays("contact_"), **self.race.to_arrays("race_")
-        )
+        arrays = {**self.contact.to_arrays("contact_"), **self.race.to_arrays("race_")}
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy's stubs: any names
 
     @classmethod
     def load(cls, path: str | Path) -> Evaluator:

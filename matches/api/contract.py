@@ -60,7 +60,8 @@ def _serializer_for(shape: type) -> type[serializers.Serializer]:
 
 def _own_doc(shape: type) -> bool:
     """A dataclass without a docstring gets a generated one ("Name(a: int, ...)"): skip it."""
-    return bool(shape.__doc__) and not shape.__doc__.startswith(f"{shape.__name__}(")
+    doc = shape.__doc__ or ""
+    return bool(doc) and not doc.startswith(f"{shape.__name__}(")
 
 
 def _unwrap(hint: Any) -> tuple[Any, str | None, str]:
@@ -90,7 +91,7 @@ def _field(hint: Any, help_text: str = "", **kw: Any) -> serializers.Field:
     if origin is list:
         (item,) = args
         item_hint, _, item_help = _unwrap(item)
-        if dataclasses.is_dataclass(item_hint):
+        if isinstance(item_hint, type) and dataclasses.is_dataclass(item_hint):
             return serializer_for(item_hint)(many=True, **kw)
         child = _field(item_hint, item_help)
         if child.allow_null and isinstance(child, serializers.Serializer):
@@ -98,7 +99,7 @@ def _field(hint: Any, help_text: str = "", **kw: Any) -> serializers.Field:
         return serializers.ListField(child=child, **kw)
     if origin is dict or hint is Any:
         return serializers.JSONField(**kw)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return serializer_for(hint)(**kw)
     simple = _SIMPLE.get(hint)
     if simple is None:
@@ -110,7 +111,7 @@ class NullableItems(serializers.ListField):
     """A list of objects some of which may be null (the players: null for a free seat)."""
 
 
-class NullableItemsSchema(OpenApiSerializerFieldExtension):
+class NullableItemsSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
     """drf-spectacular documents a list's items as never null; these items may be."""
 
     target_class = NullableItems
@@ -141,7 +142,7 @@ def render(value: Any) -> Any:
     """The JSON-ready form of a response dataclass (or a list of them)."""
     if isinstance(value, list):
         return [render(item) for item in value]
-    return _renderer(type(value)).to_representation(value)
+    return _renderer(type(value)).to_representation(value)  # type: ignore[arg-type]
 
 
 def respond(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

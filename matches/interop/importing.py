@@ -38,7 +38,7 @@ def import_mat(text: str) -> Imported:
     with transaction.atomic():
         view = services.match_create(
             user=None,
-            mode=Match.Mode.HOTSEAT,
+            mode=str(Match.Mode.HOTSEAT),
             length=settings.length,
             cube=settings.cube,
             crawford=settings.crawford,
@@ -46,6 +46,8 @@ def import_mat(text: str) -> Imported:
             dice=dice,
         )
         match_id = view.match_id
+        if match_id is None:  # pragma: no cover - a created match has an id
+            raise ValueError("match_create returned a view without a match")
         for seat, name in enumerate(mat.names):
             view = services.match_join(
                 match_id=match_id, user=None, seat=seat, name=name, dice=dice
@@ -64,6 +66,8 @@ def _drive(view: MatchView, action: rules.Action, dice: ScriptedDice) -> MatchVi
         isinstance(action, rules.Move) and not action.steps
     ):
         return view  # the server records opening rolls and forced passes by itself
+    if view.match_id is None:  # pragma: no cover - views of stored matches have ids
+        raise ValueError("a view without a match")
     return services.match_act(
         match_id=view.match_id, user=None, action=action, dice=dice, hint=view
     )

@@ -526,13 +526,13 @@ def match_summary(match: Match, user: Any) -> shapes.MatchSummary:
     rematch = getattr(match, "rematch_lobby", None)
     return shapes.MatchSummary(
         id=match.pk,
-        status=match.status,  # type: ignore[arg-type]
+        status=match.status,
         settings=settings_json(match),
         players=_row_players(match),
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,
-        ended_by=match.ended_by or None,  # type: ignore[arg-type]
+        ended_by=match.ended_by or None,
         version=match.version,
         lobby=lobby_json(
             match,

@@ -75,6 +75,8 @@ def _act(
 ) -> None:
     """The player's next action (games.bots.decide), through the store; rolls are the
     server's secret dice."""
+    if view.match_id is None:  # pragma: no cover - views of stored matches have ids
+        raise ValueError("a view without a match")
     action = bots.decide(player, state, seat, roll=SECRET_DICE.roll)
     commands.match_act(
         match_id=view.match_id, user=user, action=action, expected_version=view.version

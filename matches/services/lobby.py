@@ -25,7 +25,7 @@ from . import play
 class MatchRequest:
     """What a player asks for when he opens a match (the API validated each field)."""
 
-    mode: str = Match.Mode.ONLINE
+    mode: str = str(Match.Mode.ONLINE)
     length: int = 5
     cube: bool = False
     crawford: bool = True

@@ -38,7 +38,7 @@ Decide = Callable[[MatchView, int], list[rules.Action]]
 def match_create(
     *,
     user: Any,
-    mode: str = Match.Mode.ONLINE,
+    mode: str = str(Match.Mode.ONLINE),
     length: int = 1,
     cube: bool = False,
     crawford: bool = True,

@@ -1,11 +1,11 @@
 """The computer's turns played by a real Celery worker (in a thread) through Redis: the API
 schedules the task on commit, the worker plays through the same services, the client sees
-the moves arrive with the events long-poll. Skipped when Redis is not on 127.0.0.1:6379."""
+the moves arrive with the events long-poll. The Redis is a `redis-server` of the test's own,
+on a free port (tests/servers.py)."""
 
 from __future__ import annotations
 
 import random
-import socket
 import uuid
 
 import pytest
@@ -13,22 +13,11 @@ import pytest
 from games import bots
 from matches.store.models import MatchEvent
 from tests.api.conftest import Policy, act, create
-
-REDIS = ("127.0.0.1", 6379)
-
-
-def _redis_up() -> bool:
-    try:
-        socket.create_connection(REDIS, timeout=1).close()
-        return True
-    except OSError:
-        return False
+from tests.servers import Redis
 
 
 @pytest.fixture(scope="module")
-def redis_worker():  # type: ignore[no-untyped-def]
-    if not _redis_up():
-        pytest.skip("Redis is not running on 127.0.0.1:6379")
+def redis_worker(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     from celery.contrib.testing.worker import start_worker
 
     from tavla_project.celery import app
@@ -42,9 +31,11 @@ def redis_worker():  # type: ignore[no-untyped-def]
             "broker_transport_options",
         )
     }
-    # A database and a queue of our own: no other worker on this machine takes these tasks.
+    # A Redis and a queue of our own: no other worker on this machine takes these tasks.
+    redis = Redis(tmp_path_factory.mktemp("redis"))
+    redis.start()
     app.conf.update(
-        broker_url="redis://127.0.0.1:6379/13",
+        broker_url=redis.url,
         task_default_queue=f"tavla-api-test-{uuid.uuid4().hex[:8]}",
         task_always_eager=False,
         broker_transport_options={"visibility_timeout": 60},
@@ -56,6 +47,7 @@ def redis_worker():  # type: ignore[no-untyped-def]
     finally:
         app.conf.update(saved)
         _drop_connections(app)
+        redis.stop()
 
 
 def _drop_connections(app) -> None:  # type: ignore[no-untyped-def]

@@ -4,7 +4,8 @@ the test's PostgreSQL database, with a short clock (1 s delay, 1 s reserve, 2 s 
 Redis is a server of our own (`redis-server` on a free port, nothing saved), so stopping it
 for the broker-outage test disturbs nobody. The worker and beat run `tavla_project.settings`
 with DATABASE_URL pointing at pytest-django's `test_<name>` database; the tests are
-transactional so they see each other's committed rows. Skipped without `redis-server`.
+transactional so they see each other's committed rows. `redis-server` must be installed
+(.ci/run installs it); without it these tests fail, they do not skip.
 
 Test-only knob: TAVLA_CLOCK_TEST_PAUSE (seconds) makes the worker hold each timeout's
 transaction open before it commits, so the kill test can SIGKILL it in the middle of one.
@@ -14,14 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.store.models import Match, MatchEvent
+from tests.servers import Redis, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -39,70 +39,7 @@ CLOCK = {"delay": 1, "reserve": 1, "max_move": 2, "reconnect": 60}
 VISIBILITY = 5  # seconds: the broker redelivers an unacknowledged task after this
 SWEEP = 1.0  # seconds between sweeps
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server not installed"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(check: Callable[[], Any], timeout: float, what: str, step: float = 0.1) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
-class Redis:
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.tmp = tmp
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        subprocess.run(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "yes",
-                "--dir",
-                str(self.tmp),
-                "--pidfile",
-                str(self.tmp / "redis.pid"),
-            ],
-            check=True,
-            capture_output=True,
-        )
-        wait_for(self.up, 5, "redis to start")
-
-    def stop(self) -> None:
-        subprocess.run(
-            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"], capture_output=True
-        )
-        wait_for(lambda: not self.up(), 5, "redis to stop")
-
-    def up(self) -> bool:
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 class Proc:

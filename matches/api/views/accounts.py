@@ -27,9 +27,12 @@ from .common import valid
 
 def user_json(user: Any) -> User:
     profile = getattr(user, "tavla_profile", None)
-    kind = profile.kind if profile else PlayerProfile.Kind.REGISTERED
+    kind = str(profile.kind if profile else PlayerProfile.Kind.REGISTERED)
     return User(
-        id=user.pk, username=user.get_username(), display_name=display_name(user), kind=kind
+        id=user.pk,
+        username=user.get_username(),
+        display_name=display_name(user),
+        kind=kind,  # type: ignore[arg-type]  # a PlayerProfile.Kind value
     )
 
 
