@@ -6,7 +6,6 @@ on a free port (tests/servers.py)."""
 from __future__ import annotations
 
 import random
-import uuid
 
 import pytest
 
@@ -26,17 +25,15 @@ def redis_worker(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
         k: app.conf[k]
         for k in (
             "broker_url",
-            "task_default_queue",
             "task_always_eager",
             "broker_transport_options",
         )
     }
-    # A Redis and a queue of our own: no other worker on this machine takes these tasks.
+    # A Redis of our own: no other worker on this machine takes these tasks.
     redis = Redis(tmp_path_factory.mktemp("redis"))
     redis.start()
     app.conf.update(
         broker_url=redis.url,
-        task_default_queue=f"tavla-api-test-{uuid.uuid4().hex[:8]}",
         task_always_eager=False,
         broker_transport_options={"visibility_timeout": 60},
     )
