@@ -94,9 +94,8 @@ def main() -> None:
             json.dumps(body)
         dumps_ms.append((time.perf_counter() - t) / len(cases) * 1000)
     r, d = statistics.median(render_ms), statistics.median(dumps_ms)
-    print(
-        f"{len(cases)} states, legal plays per state: median {statistics.median(plays)}, max {max(plays)}"
-    )
+    median = statistics.median(plays)
+    print(f"{len(cases)} states, legal plays per state: median {median}, max {max(plays)}")
     print(f"render (derived serializer): {r:.3f} ms per state")
     print(f"json.dumps of the result:    {d:.3f} ms per state (ratio {r / d:.1f})")
 
