@@ -1,6 +1,6 @@
 """Routes of API v1 (mounted at /api/v1/ by matches/urls.py)."""
 
-from django.urls import path, re_path
+from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from .views import accounts, commands, history, lobby, matches, root, rules
@@ -56,6 +56,4 @@ urlpatterns = [
         SpectacularRedocView.as_view(url_name="matches:schema", template_name=REDOC_PAGE),
         name="redoc",
     ),
-    # anything else: a JSON 404 (last)
-    re_path(r"^(?P<rest>.*)$", root.NotFoundView.as_view(), name="not-found"),
 ]
