@@ -1,7 +1,7 @@
 """Errors of the match store. The API maps each to an HTTP status with a stable code."""
 
 # The rules decide whose turn it is; the store's callers may catch it from here too.
-from games.rules.errors import NotYourTurn  # noqa: F401
+from games.rules import NotYourTurn  # noqa: F401
 
 
 class StoreError(Exception):

@@ -23,7 +23,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.rules.errors import RulesError
+from games.rules import InvalidSettings, RulesError
 from matches.errors import MatchNotFound, StoreError, VersionConflict
 
 from .messages import reason_of, say, sentence
@@ -122,6 +122,9 @@ def error_response(exc: Exception) -> Response | None:
     if isinstance(exc, ApiError):
         message = sentence(say(exc.message))
         return Response(error_body(exc.code, message, exc.extra), status=exc.status_code)
+    if isinstance(exc, InvalidSettings):  # a setting the rules refuse: that field is wrong
+        message = gettext(_MESSAGES["invalid_request"])
+        return Response(error_body("invalid_request", message, {exc.field: [say(exc)]}), 400)
     if isinstance(exc, RulesError):
         code = exc.code if exc.code in ERRORS else "rules_error"
         reason = say(exc)

@@ -16,16 +16,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import bots
-from games.rules.clock import SITE
-from games.rules.errors import RulesError
-from games.rules.match import MAX_LENGTH, MatchSettings, Starter
+from games.rules import MAX_MATCH_LENGTH, SITE_CLOCK, InvalidSettings, MatchSettings, Starter
 from matches.store.models import Match
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
 RESERVED_PREFIXES = ("guest-", "computer-")
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
-CLOCK_PRESETS: dict[str, dict[str, int]] = {"site": dict(SITE)}
+CLOCK_PRESETS: dict[str, dict[str, int]] = {
+    "site": {k: int(v) for k, v in SITE_CLOCK.to_json().items()}
+}
 """Named clocks a match may be created with; "site" is the rules' site clock."""
 
 
@@ -174,7 +174,7 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-_SITE_TEXT = ", ".join(f"{k} {v} s" for k, v in SITE.items())
+_SITE_TEXT = ", ".join(f"{k} {v} s" for k, v in CLOCK_PRESETS["site"].items())
 
 
 @extend_schema_field(
@@ -240,7 +240,10 @@ class MatchCreateSerializer(serializers.Serializer):
         help_text="Computer level (mode computer), weakest first: see GET /rules/levels.",
     )
     length = serializers.IntegerField(
-        min_value=0, max_value=MAX_LENGTH, default=5, help_text="Points to win; 0 = money play."
+        min_value=0,
+        max_value=MAX_MATCH_LENGTH,
+        default=5,
+        help_text=f"Points to win, 1 to {MAX_MATCH_LENGTH}; 0 = money play.",
     )
     cube = serializers.BooleanField(default=False)
     crawford = serializers.BooleanField(default=True)
@@ -274,9 +277,8 @@ class MatchCreateSerializer(serializers.Serializer):
                 backgammon_value=attrs["backgammon_value"],
                 next_game_starter=Starter(attrs["next_game_starter"]),
             ).check()
-        except RulesError as exc:
-            field = "jacoby" if "Jacoby" in str(exc) else "length"
-            raise serializers.ValidationError({field: [str(exc)]}) from None
+        except InvalidSettings as exc:
+            raise serializers.ValidationError({exc.field: [str(exc)]}) from None
         if "clock" not in attrs:
             online = attrs["mode"] == Match.Mode.ONLINE
             attrs["clock"] = dict(CLOCK_PRESETS["site"]) if online else None
@@ -358,7 +360,7 @@ class MatchListQuerySerializer(serializers.Serializer):
 
 
 class ChallengeQuerySerializer(serializers.Serializer):
-    length = serializers.IntegerField(min_value=0, max_value=MAX_LENGTH, required=False)
+    length = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_LENGTH, required=False)
     cube = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 

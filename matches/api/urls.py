@@ -3,7 +3,8 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .views import accounts, commands, history, lobby, matches, root, rules
+from .views import accounts, commands, history, lobby, matches, root
+from .views import rules as rules_service
 
 M = "matches/<str:match_id>"
 REDOC_PAGE = "tavla_api/redoc.html"  # without the web fonts from a CDN: works offline
@@ -41,13 +42,13 @@ urlpatterns = [
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
     # stateless rules
-    path("rules/legal-plays", rules.LegalPlaysView.as_view(), name="legal-plays"),
+    path("rules/legal-plays", rules_service.LegalPlaysView.as_view(), name="legal-plays"),
     path(
         "rules/legal-next-steps",
-        rules.RulesNextStepsView.as_view(),
+        rules_service.RulesNextStepsView.as_view(),
         name="rules-legal-next-steps",
     ),
-    path("rules/levels", rules.LevelsView.as_view(), name="levels"),
+    path("rules/levels", rules_service.LevelsView.as_view(), name="levels"),
     # documentation
     path("schema", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="matches:schema"), name="docs"),

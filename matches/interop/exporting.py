@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from uuid import UUID
 
-from games.rules.matfile import export_mat
+from games.rules import export_mat
 from matches.errors import MatchNotFound
 from matches.store.events import MatchCreated, PlayerJoined
 from matches.store.models import PlayerProfile

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from games.rules import match as rules
-from games.rules.errors import InvalidMatchFile
-from games.rules.matfile import mat_actions, parse_mat
+import games.rules as rules
+from games.rules import InvalidMatchFile, mat_actions, parse_mat
 from matches import services
 from matches.store.dice import ScriptedDice
 from matches.store.models import Match

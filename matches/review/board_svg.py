@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from games.rules.position import Position
+from games.rules import Position
 
 # -- geometry (SVG user units) ----------------------------------------------------------------
 CUBE_COL = 56  # the column left of the board where the cube sits

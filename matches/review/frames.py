@@ -14,10 +14,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from games.rules import match as rules
-from games.rules.plays import apply_step, from_array, to_array
-from games.rules.position import Position
-from games.rules.scoring import GameKind
+import games.rules as rules
+from games.rules import GameKind, Position, apply_steps
 from matches.store.events import (
     Aborted,
     CubeDropped,
@@ -428,14 +426,21 @@ def shown_state(frame: Frame) -> rules.MatchState:
     board = before.board
     if isinstance(frame.event, Moved):
         board = _after_steps(before.board, frame.event.seat, frame.event.steps)
+    # As the rules end a match (`match._over`): what gnubg's Match ID shows of a game just
+    # over (who was on turn, the dice that were out, the resignation) is kept aside.
     return replace(
         before,
         board=board,
         phase=rules.Phase.OVER,
-        dice=None,
         score=state.score,
         games=state.games,
+        winner=frame.ended_game.winner,
         ended_by=frame.ended_game.ended_by,
+        turn=None,
+        dice=None,
+        ended_turn=before.turn,
+        ended_dice=before.dice,
+        ended_resign=before.resign_value,
         resign_value=0,
         resumed_phase=None,
     )
@@ -492,11 +497,9 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
 
 
 def _after_steps(board: Position, seat: int, steps: list[list[int]]) -> Position:
-    """Seat 0's board after `seat` played `steps` (in his numbering) on it."""
-    array = to_array(board if seat == 0 else board.flipped())
-    for frm, to, *_ in steps:
-        apply_step(array, frm, to)
-    after = from_array(array)
+    """Seat 0's board after `seat` played `steps` (in his numbering) on it (recorded steps:
+    the rules' apply_steps judges nothing)."""
+    after = apply_steps(board if seat == 0 else board.flipped(), [(f, t) for f, t, *_ in steps])
     return after if seat == 0 else after.flipped()
 
 
@@ -529,7 +532,7 @@ _PHASES = {
 def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
     state = shown_state(frame)
     pid, mid = state.gnubg_ids()
-    roller = state.turn if state.turn is not None else 0
+    roller = rules.match_id_decode(mid).player_on_roll  # the side the Position ID is seen from
     acting = state.to_act
     s = state.settings
     if frame.game is None:

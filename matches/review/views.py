@@ -24,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rules.errors import RulesError
+from games.rules import RulesError
 from matches.errors import MatchNotFound, StoreError
 from matches.interop.exporting import match_to_mat
 from matches.selectors import display_name

@@ -20,12 +20,17 @@ from uuid import UUID
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.rules import match as rules
-from games.rules.dice import Dice
-from games.rules.gnubgid import GameState, MatchId, match_id, position_id
-from games.rules.plays import Play, Step, legal_next_steps, legal_plays
-from games.rules.position import Position
-from games.rules.scoring import GameKind
+import games.rules as rules
+from games.rules import (
+    Dice,
+    GameKind,
+    Play,
+    Position,
+    Step,
+    legal_next_steps,
+    legal_plays,
+    position_id,
+)
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.replay import MatchView
 from matches.store.streams import status_of
@@ -130,38 +135,6 @@ def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> shapes
         complete=len(steps) == need,
         dice_to_use=need,
     )
-
-
-def gnubg_ids(state: rules.MatchState) -> tuple[str, str]:
-    """gnubg's Position ID (player on roll to move) and Match ID of a state."""
-    roller = state.turn if state.turn is not None else 0
-    to_act = state.to_act if state.to_act is not None else roller
-    if state.phase == rules.Phase.OPENING:
-        game_state = GameState.NONE
-    elif state.is_over:
-        last = state.games[-1].ended_by if state.games else None
-        game_state = {
-            rules.EndedBy.RESIGN: GameState.RESIGNED,
-            rules.EndedBy.DROP: GameState.DROPPED,
-        }.get(last, GameState.OVER)  # type: ignore[arg-type]
-    else:
-        game_state = GameState.PLAYING
-    s = state.settings
-    mid = MatchId(
-        cube_value=state.cube,
-        cube_owner=state.cube_owner,
-        player_on_roll=roller,
-        crawford=state.crawford_game and s.length > 0,
-        game_state=game_state,
-        turn=to_act,
-        double_offered=state.phase == rules.Phase.DOUBLED,
-        resignation=state.resign_value if state.phase == rules.Phase.RESIGNING else 0,
-        dice=(state.dice.high, state.dice.low) if state.dice is not None else None,
-        match_length=s.length,
-        score=state.score,
-        jacoby=s.jacoby and s.is_money,
-    )
-    return position_id(state.position_for(roller)), match_id(mid)
 
 
 def _who(seat: int | None, side: Side) -> Who | None:
@@ -420,7 +393,7 @@ def match_state(
         )
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
-    position_id_, match_id_ = gnubg_ids(state)
+    position_id_, match_id_ = state.gnubg_ids()
     return shapes.MatchState(
         id=match.pk,
         version=view.version,

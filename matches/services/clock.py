@@ -23,7 +23,7 @@ from uuid import UUID
 from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, Value
 
-from games.rules.errors import RulesError
+from games.rules import RulesError
 from matches.errors import StoreError
 from matches.store import MatchView, load_view
 from matches.store.models import Match, MatchClock, MatchPresence

@@ -13,9 +13,9 @@ import logging
 from typing import Any
 from uuid import UUID
 
+import games.rules as rules
 from games import bots
-from games.rules import match as rules
-from games.rules.errors import RulesError
+from games.rules import RulesError
 from matches.errors import StoreError, VersionConflict
 from matches.store import MatchView, load_view
 from matches.store.dice import SECRET_DICE

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.rules.errors import IllegalAction
+from games.rules import IllegalAction
 from matches.errors import InviteNotFound, InviteRequired, MatchFull
 from matches.store import MatchView, load_view
 from matches.store.models import Match, MatchLobby, PlayerProfile, new_invite_code

@@ -19,10 +19,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games.rules import match as rules
-from games.rules.clock import ClockSettings
-from games.rules.dice import Dice
-from games.rules.errors import IllegalAction
+import games.rules as rules
+from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings
 from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
 from matches.store.dice import SECRET_DICE, DiceSource
 from matches.store.events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
@@ -57,11 +55,11 @@ def match_create(
     against the computer (the computer's account takes the other seat)."""
     now = now or timezone.now()
     if beavers:
-        raise IllegalAction("beavers are not played on this site")
+        raise InvalidSettings("beavers", "beavers are not played on this site")
     if mode not in Match.Mode.values:
-        raise IllegalAction(f"unknown mode {mode!r}: choose online, hotseat or computer")
+        raise InvalidSettings("mode", f"unknown mode {mode!r}: choose online, hotseat or computer")
     if seat not in (0, 1):
-        raise IllegalAction("a seat is 0 or 1")
+        raise InvalidSettings("seat", "a seat is 0 or 1")
     created = MatchCreated(
         length=length,
         cube=cube,

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Protocol
 
-from games.rules.dice import Dice
+from games.rules import Dice
 
 
 class DiceSource(Protocol):

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.rules import match as rules
-from games.rules.dice import Dice
-from games.rules.plays import Step
+import games.rules as rules
+from games.rules import Dice, Step, format_play
 
 SCHEMA_VERSION = 1
 """The version new events are written with. Raising it: register an upcaster (below) from the
@@ -271,8 +270,6 @@ def event_for_action(action: rules.Action) -> Event:
         case rules.Move() if not action.steps:
             return Passed(action.player)
         case rules.Move():
-            from games.rules.notation import format_play
-
             steps = [[s.frm, s.to, int(s.hit)] for s in action.steps]
             return Moved(action.player, steps, format_play(action.steps))
         case rules.Double():

@@ -21,10 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from games.rules.match import MAX_LENGTH
+from games.rules import MAX_MATCH_LENGTH
 from matches.errors import EventsAreImmutable
-
-MAX_MATCH_LENGTH = MAX_LENGTH  # the rules' limit, named for the table's constraint
 
 
 class Match(models.Model):

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from games.rules import match as rules
-from games.rules.clock import Clock, ClockSettings
+import games.rules as rules
+from games.rules import Clock, ClockSettings
 
 from .events import Event, MatchCreated, PlayerJoined, event_from_payload
 

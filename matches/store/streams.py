@@ -15,7 +15,7 @@ from uuid import UUID
 
 from django.db import IntegrityError, transaction
 
-from games.rules.match import EndedBy
+from games.rules import EndedBy
 from matches.errors import VersionConflict
 
 from .committed import Committed, after_commit

@@ -176,3 +176,17 @@ def test_render_uses_the_json_names() -> None:
     assert body == {"from": 25, "to": 22, "hit": True}
     hints = typing.get_type_hints(shapes.Step, include_extras=True)
     assert "from" in str(hints["frm"])
+
+
+def test_settings_the_rules_refuse_are_invalid_requests_naming_the_field(make_player) -> None:
+    r = make_player().post("/matches", {"mode": "hotseat", "length": 5, "jacoby": True})
+    assert r.status_code == 400 and r.json()["code"] == "invalid_request"
+    assert "money play" in r.json()["detail"]["jacoby"][0]
+    # raised below the serializers too (services, the rules' clock): the same answer
+    from games.rules import InvalidSettings
+    from matches.api.errors import error_response
+
+    response = error_response(InvalidSettings("max_move", "clock max_move must be more than 0"))
+    assert response is not None and response.status_code == 400
+    assert response.data["code"] == "invalid_request"
+    assert response.data["detail"] == {"max_move": ["clock max_move must be more than 0"]}

@@ -286,7 +286,7 @@ def test_a_player_who_leaves_forfeits(cluster: Cluster, players: Any) -> None:
     here = view.clock.running  # keeps coming back; the other one is gone
     match = Match.objects.get(pk=view.match_id)
     by_seat = dict(zip((0, 1), players, strict=True))
-    end = time.monotonic() + 6
+    end = time.monotonic() + 8
     while time.monotonic() < end and not ended(view.match_id):
         presence.touch(match, by_seat[here])
         time.sleep(0.3)

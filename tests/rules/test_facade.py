@@ -13,8 +13,6 @@ import pkgutil
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
 import games.rules
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -58,11 +56,6 @@ def test_games_bots_uses_only_the_facade() -> None:
     assert facade_violations(ROOT / "games" / "bots") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="matches/ is switched to the games.rules facade by the Django side; when it is, "
-    "this test passes (XPASS fails it): remove this mark then",
-)
 def test_matches_uses_only_the_facade() -> None:
     assert facade_violations(ROOT / "matches") == []
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample
 
-from games.rules.clock import SITE
+from games.rules import SITE_CLOCK
 
 STATE_EXAMPLE = {
     "id": "0b9e0d9c-55a5-4e0e-8f3e-7d3f3f3b1c11",
@@ -21,7 +21,7 @@ STATE_EXAMPLE = {
         "backgammon_value": 3,
         "next_game_starter": "opening_roll",
         "computer_level": None,
-        "clock": dict(SITE),
+        "clock": SITE_CLOCK.to_json(),
         "public": True,
     },
     "players": [

@@ -10,10 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.rules.errors import IllegalAction
-from games.rules.match import Phase
-from games.rules.notation import parse_moves
-from games.rules.plays import Step
+from games.rules import IllegalAction, Phase, Step, parse_moves
 from matches import selectors, services
 from matches.errors import VersionConflict
 from matches.store import load_view

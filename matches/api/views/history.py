@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.rules.errors import InvalidMatchFile, RulesError
+from games.rules import InvalidMatchFile, RulesError
 from matches import selectors
 from matches.interop.exporting import match_to_mat
 from matches.interop.importing import import_mat

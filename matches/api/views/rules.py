@@ -7,8 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import bots
-from games.rules.dice import Dice
-from games.rules.gnubgid import position_from_id
+from games.rules import Dice, position_from_id
 from matches import selectors
 
 from ..bodies import Levels

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules.errors import RulesError
+from games.rules import RulesError
 from matches.interop.importing import import_mat
 
 
