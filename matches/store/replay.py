@@ -1,7 +1,8 @@
 """Rebuilding a match from its events: a pure fold, no database access.
 
-Replay never re-judges legality (events were checked when they were written) but it does
-check that the sequence numbers run 1, 2, 3, ... without gaps.
+Replay never re-judges (events were checked when they were written): the settings, the clock
+and every action are read as recorded, even after a rule or a limit changed. It does check
+that the sequence numbers run 1, 2, 3, ... without gaps.
 """
 
 from __future__ import annotations
@@ -94,10 +95,10 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
     v["last_at"] = stored.at
     if isinstance(event, MatchCreated):
         v["created"] = event
-        v["state"] = rules.MatchState.new(event.settings())
+        v["state"] = rules.MatchState.new(event.settings(), check=False)  # never re-judged
         v["created_at"] = stored.at
         if event.clock is not None:
-            v["clock"] = Clock.new(ClockSettings.from_json(event.clock))
+            v["clock"] = Clock.new(ClockSettings.from_json(event.clock, check=False))
     elif isinstance(event, PlayerJoined):
         seats = list(v["seats"])
         seats[event.seat] = Seat(event.user_id, event.name)
