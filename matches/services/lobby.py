@@ -26,12 +26,13 @@ class MatchRequest:
     """What a player asks for when he opens a match (the API validated each field)."""
 
     mode: str = str(Match.Mode.ONLINE)
+    game: str = "tavla"
     length: int = 5
     cube: bool = False
     crawford: bool = True
     jacoby: bool = False
     backgammon_value: int = 3
-    next_game_starter: str = "opening_roll"
+    next_game_starter: str | None = None  # the game's own default
     clock: dict[str, int] | None = None
     level: str = ""
     public: bool = True
@@ -55,6 +56,7 @@ def open_match(
         view = play.match_create(
             user=user,
             mode=request.mode,
+            game=request.game,
             length=request.length,
             cube=request.cube,
             crawford=request.crawford,
@@ -166,6 +168,7 @@ def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
     opponent = old.player1 if seat == 0 else old.player0
     request = MatchRequest(
         mode=old.mode,
+        game=old.game,
         level=old.computer_level,
         length=old.length,
         cube=old.cube,

@@ -37,13 +37,14 @@ def match_create(
     *,
     user: Any,
     mode: str = str(Match.Mode.ONLINE),
+    game: str = "tavla",
     length: int = 1,
     cube: bool = False,
     crawford: bool = True,
     jacoby: bool = False,
     beavers: bool = False,
     backgammon_value: int = 3,
-    next_game_starter: str = rules.Starter.OPENING_ROLL,
+    next_game_starter: str | None = None,
     clock: dict[str, int] | None = None,
     computer_level: str = "",
     public: bool = True,
@@ -60,13 +61,19 @@ def match_create(
         raise InvalidSettings("mode", f"unknown mode {mode!r}: choose online, hotseat or computer")
     if seat not in (0, 1):
         raise InvalidSettings("seat", "a seat is 0 or 1")
+    if game not in tuple(rules.Variant):
+        raise InvalidSettings("game", f"unknown game {game!r}: choose tavla or long-nardy")
+    starter = next_game_starter or str(
+        rules.MatchSettings(game=rules.Variant(game)).next_game_starter
+    )
     created = MatchCreated(
+        game=game,
         length=length,
         cube=cube,
         crawford=crawford,
         jacoby=jacoby,
         backgammon_value=backgammon_value,
-        next_game_starter=str(rules.Starter(next_game_starter)),
+        next_game_starter=str(rules.Starter(starter)),
         mode=mode,
         clock=clock if mode == Match.Mode.ONLINE else None,
         computer_level=computer_level if mode == Match.Mode.COMPUTER else "",
@@ -85,6 +92,7 @@ def match_create(
     events += [PlayerJoined(s, u.pk, u.get_username()) for s, u in seats]
     with transaction.atomic():
         match = Match.objects.create(
+            game=game,
             length=length,
             cube=cube,
             crawford=crawford,

@@ -77,9 +77,11 @@ class MatchCreated(Event):
     mode: str
     clock: dict[str, int] | None = None
     computer_level: str = ""
+    game: str = "tavla"  # streams written before long nardy existed are tavla
 
     def settings(self) -> rules.MatchSettings:
         return rules.MatchSettings(
+            game=rules.Variant(self.game),
             length=self.length,
             cube=self.cube,
             crawford=self.crawford,

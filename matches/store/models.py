@@ -21,7 +21,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from games.rules import MAX_MATCH_LENGTH
+from games.rules import MAX_MATCH_LENGTH, Variant
 from matches.errors import EventsAreImmutable
 
 
@@ -55,6 +55,12 @@ class Match(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
 
     # --- settings (fixed when the match is created) ---
+    game = models.CharField(
+        max_length=16,
+        choices=[(v.value, v.value) for v in Variant],
+        default=Variant.TAVLA.value,
+        help_text="The game: tavla (backgammon) or long nardy.",
+    )
     length = models.PositiveSmallIntegerField(
         default=1,
         help_text=f"Points to win; 0 = money play (unlimited games), 1..{MAX_MATCH_LENGTH}.",

@@ -70,6 +70,7 @@ def test_an_online_match_waits_for_an_opponent(new_table: NewTable, ana: Any) ->
                 "mode": "online",
                 "clock": None,
                 "computer_level": "",
+                "game": "tavla",
             },
         ),
         ("player_joined", {"v": 1, "seat": 0, "user_id": ana.pk, "name": "ana"}),

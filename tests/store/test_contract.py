@@ -320,3 +320,25 @@ def test_a_view_records_times_from_the_events() -> None:
     assert replay(BASIC[:5]).turn_started_at == BASIC[4].at  # bob got the turn with ana's move
     assert view.finished_at is None
     assert view.moves == 1
+
+
+def test_a_match_created_before_long_nardy_existed_is_tavla() -> None:
+    """Streams written before the `game` setting have no such field: they replay as tavla."""
+    from matches.store.events import event_from_payload
+
+    old = {
+        "v": 1,
+        "length": 3,
+        "cube": False,
+        "crawford": True,
+        "jacoby": False,
+        "backgammon_value": 3,
+        "next_game_starter": "opening_roll",
+        "mode": "online",
+        "clock": None,
+        "computer_level": "",
+    }
+    created = event_from_payload("match_created", old)
+    assert isinstance(created, MatchCreated)
+    assert created.game == "tavla"
+    assert created.settings().game == rules.Variant.TAVLA
