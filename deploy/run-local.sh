@@ -21,7 +21,7 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-"$BIN/gunicorn" tavla_project.wsgi -c deploy/gunicorn.conf.py --bind "$BIND" &
+"$BIN/gunicorn" tavla_project.asgi:application -c deploy/gunicorn.conf.py --bind "$BIND" &
 pids+=($!)
 "$BIN/celery" -A tavla_project worker --loglevel INFO "${WORKER_FLAGS[@]}" &
 pids+=($!)

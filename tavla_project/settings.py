@@ -64,6 +64,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "tavla_project.urls"
 WSGI_APPLICATION = "tavla_project.wsgi.application"
+ASGI_APPLICATION = "tavla_project.asgi.application"  # what the web processes serve
+# Threads per web process for ordinary (synchronous) requests; streams and sockets need none.
+WEB_THREADS = env.int("WEB_THREADS", default=8)
 
 TEMPLATES = [
     {
@@ -102,7 +105,9 @@ def database_from_url(url: str) -> dict:
         )
     else:
         db["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-        db["CONN_HEALTH_CHECKS"] = True
+        # A SELECT 1 before the first query of each request on a kept connection: one round
+        # trip per request for an error page less after a database restart.
+        db["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_HEALTH_CHECKS", default=True)
     return db
 
 
@@ -110,6 +115,13 @@ DATABASES = {"default": database_from_url(env.str("DATABASE_URL", default=EMBEDD
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
+# Tokens' accounts are kept in this cache (matches/api/authentication.py) only when every process
+# shares it (Redis): a logout must reach them all at once. Empty: read the database each time.
+_SHARED_CACHE = not CACHES["default"]["BACKEND"].endswith(("LocMemCache", "DummyCache"))
+TAVLA_TOKEN_CACHE = env.str("TAVLA_TOKEN_CACHE", default="default" if _SHARED_CACHE else "")
+TAVLA_TOKEN_CACHE_SECONDS = env.int("TAVLA_TOKEN_CACHE_SECONDS", default=300)
 
 # --- Auth, i18n, static -------------------------------------------------------------------------
 
@@ -257,7 +269,35 @@ CELERY_BEAT_SCHEDULE = {
 TAVLA_AFTER_COMMIT = [
     "matches.tasks.clock.after_commit",  # a new deadline: schedule its clock task
     "matches.tasks.computer.after_commit",  # the computer must act: play its turn
+    "matches.streams.publish.after_commit",  # connected clients: push the events
 ]
+
+# --- Real-time (matches/streams; docs/realtime.md) ----------------------------------------------
+# The channel layer carries "match M is at version V" between processes: Redis pub/sub when
+# CHANNEL_LAYER_URL is set (every web process and worker must use the same one), else in memory
+# (one process; other processes' writes reach clients through the store watcher).
+CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default="")
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "tavla"},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 10000},
+        }
+    }
+# Seconds between each web process's check of the versions of the matches its clients follow
+# (one query for all): the safety net under the pushes. Default 0.25 in memory, 2 with Redis.
+TAVLA_STREAM_WATCH_SECONDS = env.float("TAVLA_STREAM_WATCH_SECONDS", default=0.0) or None
+TAVLA_STREAM_MAX_SECONDS = env.float("TAVLA_STREAM_MAX_SECONDS", default=600.0)  # SSE: resume
+TAVLA_SSE_KEEPALIVE = env.float("TAVLA_SSE_KEEPALIVE", default=15.0)
+TAVLA_WS_MAX_MESSAGE = env.int("TAVLA_WS_MAX_MESSAGE", default=16384)  # characters
+TAVLA_STREAM_DB_THREADS = env.int("TAVLA_STREAM_DB_THREADS", default=8)
 
 # --- Clocks (matches/services/clock.py, matches/tasks/clock.py; README "Clocks") ---------------
 # The sweeper is the safety net behind the per-deadline tasks: a lost task, a restarted worker

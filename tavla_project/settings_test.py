@@ -30,3 +30,8 @@ CELERY_TASK_ALWAYS_EAGER = False
 # tests/api/test_computer_worker.py).
 CELERY_BROKER_URL = "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+
+# Async views' database work runs in the test's own thread and connection (matches/streams/db.py),
+# and Server-Sent Events streams end soon (the test client reads a stream to its end).
+TAVLA_STREAM_DB_THREADS = 0
+TAVLA_STREAM_MAX_SECONDS = 2.0

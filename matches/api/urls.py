@@ -38,7 +38,7 @@ urlpatterns = [
     path(f"{M}/accept", commands.AcceptView.as_view(), name="accept"),
     path(f"{M}/reject", commands.RejectView.as_view(), name="reject"),
     path(f"{M}/legal-next-steps", commands.NextStepsView.as_view(), name="legal-next-steps"),
-    path(f"{M}/events", history.EventsView.as_view(), name="events"),
+    # events (long-poll) and stream (SSE): matches/streams/urls.py, mounted beside these
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
     # stateless rules

@@ -3,9 +3,11 @@
 "Connected" for an HTTP client: a seated player is connected to an active online match with a
 clock while his last authenticated request on that match is at most the clock's `reconnect`
 seconds old. Every request on the match counts (the state, the events long-poll, while it
-waits too, any action, and `POST /matches/{id}/heartbeat`). Both seats are seen when the
-match starts. A player not seen for longer than the grace loses the match by forfeit (the
-clock sweeper, matches/services/clock.py). `reconnect: 0` turns the rule off for a match.
+waits too, any action, and `POST /matches/{id}/heartbeat`), and so does an open WebSocket
+subscription or Server-Sent Events stream (`touch_connected`, from matches/streams/hub.py).
+Both seats are seen when the match starts. A player not seen for longer than the grace loses
+the match by forfeit (the clock sweeper, matches/services/clock.py). `reconnect: 0` turns the
+rule off for a match.
 
 Presence is one small row per seat (MatchPresence), moved forward with one UPDATE, never an
 event: it is not part of the match's history, only of the decision to end it.
@@ -13,9 +15,11 @@ event: it is not part of the match's history, only of the decision to end it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from matches.store.models import Match, MatchPresence
@@ -59,6 +63,21 @@ def touch(match: Match, user: Any, now: datetime | None = None) -> int:
     return MatchPresence.objects.filter(
         match_id=match.pk, user_id=user.pk, last_seen__lt=now - RESOLUTION
     ).update(last_seen=now)
+
+
+def touch_connected(pairs: Iterable[tuple[Any, int]], now: datetime | None = None) -> int:
+    """Players with a stream open on a match (WebSocket, Server-Sent Events, a waiting
+    long-poll) are connected: one UPDATE for all of them (matches/streams/hub.py). Pairs are
+    (match id, user id) of seated players of tracked matches; others match no row."""
+    now = now or timezone.now()
+    wanted = Q()
+    for match_id, user_id in pairs:
+        wanted |= Q(match_id=match_id, user_id=user_id)
+    if not wanted:
+        return 0
+    return MatchPresence.objects.filter(wanted, last_seen__lt=now - RESOLUTION).update(
+        last_seen=now
+    )
 
 
 def seen_at_start(view: MatchView, now: datetime) -> None:

@@ -1,0 +1,355 @@
+"""The process's one view of the matches its clients follow (one hub per event loop).
+
+For every match some local client follows, the hub keeps a `Feed`: the highest version this
+process knows is stored and a short tail of the latest events (JSON, contiguous, as stored).
+It learns of new versions three ways, and any of them is enough:
+
+- hints from the channel layer (group `match.<id>`, sent after commit by `publish`), which
+  usually carry the new events themselves;
+- a store watcher: one query per interval for all followed matches
+  (`SELECT id, version, status FROM match WHERE id IN (...)`), which catches what no hint
+  brought: a lost pub/sub message, a Celery worker's write when the in-memory layer cannot
+  carry it to this process;
+- a client that read a newer version itself.
+
+A hint whose events do not follow the tail (a gap) is never trusted to fill it: the hub reads
+the missing events from the store instead. So correctness never depends on pub/sub delivery,
+only latency does. The hub also forwards the caller's notifications (group `user.<id>`) and
+keeps seated players connected (presence) while they have a stream open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+
+from matches.services import presence
+from matches.store.models import Match
+from matches.store.streams import stored_events
+
+from .db import in_thread
+from .messages import dumps, events_json, events_message
+
+logger = logging.getLogger(__name__)
+
+TAIL = 128  # events kept per followed match: a client that fell further behind reads the store
+OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+PRESENCE_TICK = 0.5  # seconds between looks at which open streams are due a presence touch
+
+
+def match_group(match_id: str) -> str:
+    return f"match.{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def watch_interval() -> float:
+    """Seconds between store checks: fast when the in-memory layer cannot carry other
+    processes' hints (the embedded default), a slow safety net with Redis."""
+    configured = getattr(settings, "TAVLA_STREAM_WATCH_SECONDS", None)
+    if configured:
+        return float(configured)
+    return 0.25 if isinstance(get_channel_layer(), InMemoryChannelLayer | None) else 2.0
+
+
+@dataclass(eq=False)
+class Listener:
+    """One open stream on one match: woken when the feed moves on."""
+
+    user_id: int | None = None
+    present_every: float | None = None  # a seated player of a tracked match: touch this often
+    touched: float = field(default_factory=time.monotonic)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class Feed:
+    """What this process knows of one match: events `base + 1 .. version` in `tail`."""
+
+    match_id: str
+    version: int
+    over: bool
+    base: int = 0
+    tail: list[dict[str, Any]] = field(default_factory=list)
+    listeners: set[Listener] = field(default_factory=set)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    fetching: bool = False
+    refetch: bool = False
+    _encoded: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.base = self.version
+
+    def after(self, seq: int) -> list[dict[str, Any]] | None:
+        """The events after `seq` up to the version known, or None if the tail does not reach
+        back that far (then they are read from the store)."""
+        if seq >= self.version:
+            return []
+        if seq < self.base:
+            return None
+        return self.tail[seq - self.base :]
+
+    def message_after(self, seq: int) -> str | None:
+        """The `events` message of the events after `seq`, encoded once for every client at
+        the same place (2,000 spectators of one match share one string)."""
+        text = self._encoded.get(seq)
+        if text is None:
+            batch = self.after(seq)
+            if not batch:
+                return None
+            text = self._encoded[seq] = dumps(events_message(self.match_id, batch))
+        return text
+
+    def extend(self, events: list[dict[str, Any]], over: bool | None = None) -> bool:
+        """Add events that follow the tail; False (nothing added) if they do not."""
+        fresh = [e for e in events if e["seq"] > self.version]
+        if not fresh or fresh[0]["seq"] != self.version + 1:
+            return False
+        for expected, event in enumerate(fresh, self.version + 1):
+            if event["seq"] != expected:
+                return False
+        self.tail.extend(fresh)
+        self.version = fresh[-1]["seq"]
+        if len(self.tail) > TAIL:
+            cut = len(self.tail) - TAIL
+            del self.tail[:cut]
+            self.base += cut
+        if over is not None:
+            self.over = over
+        self._encoded.clear()
+        for listener in self.listeners:
+            listener.wake.set()
+        return True
+
+    def finished(self, over: bool) -> None:
+        if over and not self.over:
+            self.over = True
+            for listener in self.listeners:
+                listener.wake.set()
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop of this process's hub (the server's loop), if there is one."""
+    for loop in list(_hubs):
+        if loop.is_running() and not loop.is_closed():
+            return loop
+    return None
+
+
+class Hub:
+    """Feeds, notification inboxes and the background tasks that keep them current."""
+
+    @classmethod
+    def current(cls) -> Hub:
+        loop = asyncio.get_running_loop()
+        hub = _hubs.get(loop)
+        if hub is None:
+            hub = _hubs[loop] = cls()
+        return hub
+
+    def __init__(self) -> None:
+        self.feeds: dict[str, Feed] = {}
+        self.inboxes: dict[int, set[Callable[[dict[str, Any]], None]]] = {}
+        self.layer = get_channel_layer()
+        self.channel: str | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        self.fetches: set[asyncio.Task[None]] = set()
+        self.lock = asyncio.Lock()
+
+    # -- following matches ------------------------------------------------------------------
+
+    async def watch(self, match_id: str, version: int, over: bool, listener: Listener) -> Feed:
+        """Follow a match (read at `version`) for `listener`. Returns once hints for it reach
+        this process, so a store read made after this misses nothing."""
+        feed = self.feeds.get(match_id)
+        if feed is None:
+            feed = self.feeds[match_id] = Feed(match_id, version, over)
+            try:
+                await self._join(match_group(match_id))
+            finally:
+                feed.ready.set()
+        else:
+            await feed.ready.wait()
+            if version > feed.version:
+                self.catch_up(feed)
+            feed.finished(over)
+        feed.listeners.add(listener)
+        return feed
+
+    async def unwatch(self, match_id: str, listener: Listener) -> None:
+        feed = self.feeds.get(match_id)
+        if feed is None:
+            return
+        feed.listeners.discard(listener)
+        if not feed.listeners and feed.ready.is_set():
+            del self.feeds[match_id]
+            await self._leave(match_group(match_id))
+            self._stop_if_idle()
+
+    def catch_up(self, feed: Feed) -> None:
+        """Read the events after the feed's version from the store (one read at a time)."""
+        if feed.fetching:
+            feed.refetch = True
+            return
+        feed.fetching = True
+        task = asyncio.get_running_loop().create_task(self._fetch(feed))
+        self.fetches.add(task)
+        task.add_done_callback(self.fetches.discard)
+
+    async def _fetch(self, feed: Feed) -> None:
+        try:
+            while True:
+                feed.refetch = False
+                status, events = await in_thread(_status_and_events, feed.match_id, feed.version)
+                over = status in OVER
+                if events:
+                    feed.extend(events, over)
+                feed.finished(over)
+                if not feed.refetch:
+                    return
+        except Exception:
+            logger.exception("stream: reading match %s from the store failed", feed.match_id)
+        finally:
+            feed.fetching = False
+
+    # -- notifications -----------------------------------------------------------------------
+
+    async def open_inbox(self, user_id: int, deliver: Callable[[dict[str, Any]], None]) -> None:
+        boxes = self.inboxes.setdefault(user_id, set())
+        first = not boxes
+        boxes.add(deliver)
+        if first:
+            await self._join(user_group(user_id))
+
+    async def close_inbox(self, user_id: int, deliver: Callable[[dict[str, Any]], None]) -> None:
+        boxes = self.inboxes.get(user_id)
+        if boxes is None:
+            return
+        boxes.discard(deliver)
+        if not boxes:
+            del self.inboxes[user_id]
+            await self._leave(user_group(user_id))
+            self._stop_if_idle()
+
+    # -- messages from the channel layer ------------------------------------------------------
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "match.committed":
+            feed = self.feeds.get(str(message.get("match")))
+            if feed is None or message["version"] <= feed.version:
+                return
+            if not feed.extend(message.get("events") or [], bool(message.get("over"))):
+                self.catch_up(feed)  # a gap: the store fills it
+        elif kind == "user.notification":
+            for deliver in list(self.inboxes.get(int(message["user"]), ())):
+                deliver(message["notification"])
+
+    # -- the background tasks ----------------------------------------------------------------
+
+    async def _start(self) -> None:
+        """The background tasks (and the hub's channel on the layer), once."""
+        async with self.lock:
+            if self.tasks:
+                return
+            if self.layer is not None:
+                self.channel = await self.layer.new_channel("tavla-hub.")
+            loop = asyncio.get_running_loop()
+            self.tasks = [loop.create_task(self._watch()), loop.create_task(self._presence())]
+            if self.channel is not None:
+                self.tasks.append(loop.create_task(self._receive(self.channel)))
+
+    def _stop_if_idle(self) -> None:
+        if self.feeds or self.inboxes:
+            return
+        for task in self.tasks:
+            task.cancel()
+        self.tasks = []
+        self.channel = None  # the layer forgets a channel whose receiver stopped
+
+    async def _join(self, group: str) -> None:
+        await self._start()
+        if self.layer is not None and self.channel is not None:
+            await self.layer.group_add(group, self.channel)
+
+    async def _leave(self, group: str) -> None:
+        if self.layer is not None and self.channel is not None:
+            await self.layer.group_discard(group, self.channel)
+
+    async def _receive(self, channel: str) -> None:
+        assert self.layer is not None
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("stream: the channel layer failed; the store watcher goes on")
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                self.on_message(message)
+            except Exception:
+                logger.exception("stream: a bad message from the channel layer: %r", message)
+
+    async def _watch(self) -> None:
+        interval = watch_interval()
+        while True:
+            await asyncio.sleep(interval)
+            if not self.feeds:
+                continue
+            try:
+                rows = await in_thread(_versions, list(self.feeds))
+            except Exception:
+                logger.exception("stream: the store watcher could not read versions")
+                continue
+            for match_id, (version, status) in rows.items():
+                feed = self.feeds.get(match_id)
+                if feed is None:
+                    continue
+                if version > feed.version:
+                    self.catch_up(feed)
+                elif status in OVER:
+                    feed.finished(True)
+
+    async def _presence(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_TICK)
+            now = time.monotonic()
+            due: set[tuple[str, int]] = set()
+            for feed in self.feeds.values():
+                for listener in feed.listeners:
+                    every = listener.present_every
+                    if every and listener.user_id and now - listener.touched >= every:
+                        listener.touched = now
+                        due.add((feed.match_id, listener.user_id))
+            if due:
+                try:
+                    await in_thread(presence.touch_connected, due)
+                except Exception:
+                    logger.exception("stream: presence could not be recorded")
+
+
+def _versions(match_ids: list[str]) -> dict[str, tuple[int, str]]:
+    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "version", "status")
+    return {str(pk): (version, status) for pk, version, status in rows}
+
+
+def _status_and_events(match_id: str, after: int) -> tuple[str | None, list[dict[str, Any]]]:
+    """The status first, then the events: if it says over, the events read after it are all
+    the events there will ever be."""
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    return status, events_json(stored_events(match_id, after))

@@ -1,0 +1,66 @@
+"""`GET /api/v1/matches/{id}/events?after=&wait=`: the events long-poll of older clients.
+
+Same answer as ever (`{"version", "events"}`), but a waiting request is a coroutine following
+the match through the process's hub, not a thread polling the database: thousands can wait
+at once. A match that is over answers at once (nothing more can come). A seated player waiting
+here is connected (the hub touches his presence while he waits).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from matches.api.permissions import readable_match
+from matches.api.requests import EventsQuerySerializer
+from matches.api.schema import operations as docs
+from matches.api.views.common import query
+from matches.store.streams import stored_events
+
+from .db import in_thread
+from .follow import Follower
+from .hub import OVER, Hub
+from .messages import events_json
+from .views import AsyncAPIView
+
+
+class EventsView(AsyncAPIView):
+    """The body is the `Events` shape (matches/selectors/shapes.py) as `render` gives it: the
+    events come JSON-ready from the store or the hub's tail (matches/streams/messages.py)."""
+
+    @docs.events
+    async def get(self, request: Request, match_id: str) -> Response:
+        q = query(EventsQuerySerializer, request)
+        match = await in_thread(readable_match, match_id, request.user)
+        after = q["after"]
+        wait = min(q["wait"], getattr(settings, "TAVLA_LONG_POLL_MAX", 30))
+        if wait <= 0 or match.status in OVER:
+            events = await in_thread(_events_after, match.pk, after)
+        else:
+            events = await _wait_for_events(match, after, wait, request.user)
+        version = events[-1]["seq"] if events else max(after, match.version)
+        return Response({"version": version, "events": events})
+
+
+async def _wait_for_events(match: Any, after: int, wait: float, user: Any) -> list[dict[str, Any]]:
+    follower = Follower(Hub.current(), match, after, user)
+    await follower.start()
+    try:
+        deadline = time.monotonic() + wait
+        events = await follower.next_batch()
+        while not events and not follower.over:
+            left = deadline - time.monotonic()
+            if left <= 0 or not await follower.wait(left):
+                break
+            events = await follower.next_batch()
+        return events
+    finally:
+        await follower.close()
+
+
+def _events_after(match_id: Any, after: int) -> list[dict[str, Any]]:
+    return events_json(stored_events(match_id, after))
