@@ -1,13 +1,11 @@
-"""A match's history: its events (with long-poll), its export as a gnubg .mat file, and the
-import of a .mat file as a finished match."""
+"""A match's history: its export as a gnubg .mat file, and the import of a .mat file as a
+finished match. (Its events, with long-poll: matches/streams/longpoll.py.)"""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from rest_framework import parsers, renderers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,10 +15,8 @@ from games.rules import InvalidMatchFile, RulesError
 from matches import selectors
 from matches.interop.exporting import match_to_mat
 from matches.interop.importing import import_mat
-from matches.selectors import shapes
-from matches.services import lobby, presence
+from matches.services import lobby
 from matches.store.models import Match
-from matches.store.streams import stored_events
 
 from .. import requests as rq
 from ..bodies import Imported, MatExport
@@ -30,45 +26,7 @@ from ..idempotency import run_write
 from ..permissions import Authenticated, readable_match
 from ..schema import operations as docs
 from ..throttling import CreateThrottle
-from .common import query, valid
-
-
-class EventsView(APIView):
-    @docs.events
-    def get(self, request: Request, match_id: str) -> Response:
-        q = query(rq.EventsQuerySerializer, request)
-        match = readable_match(match_id, request.user)
-        after = q["after"]
-        wait = min(q["wait"], getattr(settings, "TAVLA_LONG_POLL_MAX", 30))
-        events = stored_events(match.pk, after)
-        deadline = time.monotonic() + wait
-        pause = 0.05
-        # Poll the version (one indexed row, autocommit: no transaction is held) with a short,
-        # growing pause, until something arrives or the wait is over.
-        touched, refresh = time.monotonic(), presence.refresh_every(match)
-        while not events and time.monotonic() < deadline:
-            time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
-            pause = min(pause * 1.5, 0.5)
-            if time.monotonic() - touched >= refresh:  # still waiting: still connected
-                touched = time.monotonic()
-                presence.touch(match, request.user)
-            if Match.objects.filter(pk=match.pk, version__gt=after).exists():
-                events = stored_events(match.pk, after)
-        version = events[-1].seq if events else max(after, match.version)
-        return respond(
-            shapes.Events(
-                version=version,
-                events=[
-                    shapes.Event(
-                        seq=e.seq,
-                        type=e.type,
-                        at=e.at,
-                        data={k: v for k, v in e.payload.items() if k != "v"},
-                    )
-                    for e in events
-                ],
-            )
-        )
+from .common import valid
 
 
 class MatRenderer(renderers.BaseRenderer):
