@@ -54,8 +54,13 @@ def readable_match(match_id: Any, user: Any) -> Match:
         match = Match.objects.get(pk=pk)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise match_not_found(match_id) from None
+    return readable(match, user)
+
+
+def readable(match: Match, user: Any) -> Match:
+    """`match` (a row already read, e.g. locked by a command) if the user may read it."""
     if not can_read(match, user):
-        raise match_not_found(match_id)
+        raise match_not_found(match.pk)
     presence.touch(match, user)  # a seated player's request: he is connected (README Clocks)
     return match
 

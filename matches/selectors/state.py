@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from threading import Lock
 from typing import Any
 from uuid import UUID
@@ -32,6 +33,7 @@ from games.rules import (
     position_id,
 )
 from matches.store.models import Match, MatchLobby, PlayerProfile
+from matches.store.plays import plays_of
 from matches.store.replay import MatchView
 from matches.store.streams import status_of
 
@@ -106,8 +108,15 @@ def play_json(play: Play) -> shapes.LegalPlay:
 
 def plays_json(position: Position, dice: Dice) -> list[shapes.LegalPlay]:
     """The legal plays in a match state (the next state has the board: a roll can have a
-    hundred plays, so the boards are left out here)."""
-    return [play_json(p) for p in legal_plays(position, dice)]
+    hundred plays, so the boards are left out here). Built once per position and roll in this
+    process: the roll's response, every later read of the state and every spectator's share
+    them (frozen values)."""
+    return list(_plays_json(position, dice))
+
+
+@lru_cache(maxsize=4096)
+def _plays_json(position: Position, dice: Dice) -> tuple[shapes.LegalPlay, ...]:
+    return tuple(play_json(p) for p in plays_of(position, dice))
 
 
 def rules_plays(position: Position, dice: Dice, pid: str) -> shapes.RulesPlays:
@@ -127,7 +136,7 @@ def rules_plays(position: Position, dice: Dice, pid: str) -> shapes.RulesPlays:
 def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> shapes.NextSteps:
     """The steps allowed after a partial play, and whether the partial play is complete."""
     nxt = legal_next_steps(position, dice, steps)
-    plays = legal_plays(position, dice)
+    plays = plays_of(position, dice)
     need = len(plays[0].steps) if plays else 0
     return shapes.NextSteps(
         steps_so_far=[step_json(s) for s in steps],

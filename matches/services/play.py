@@ -25,12 +25,16 @@ from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, Vers
 from matches.store.dice import SECRET_DICE, DiceSource
 from matches.store.events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
 from matches.store.models import Match
+from matches.store.plays import chosen_play, plays_on_turn
 from matches.store.replay import MatchView
 from matches.store.streams import append, load_view
 
 from .deadlines import out_of_time, record_deadline
 
 Decide = Callable[[MatchView, int], list[rules.Action]]
+# Checks of the caller's right to act, given the locked Match row (the API's permissions):
+# the one read of the row serves both.
+Authorize = Callable[[Match], None]
 
 
 def match_create(
@@ -145,6 +149,7 @@ def match_join(
         joined = PlayerJoined(chosen, _id(user), user.get_username() if user else name or "")
         if user is not None:
             setattr(match, f"player{chosen}", user)
+            match.save(update_fields=[f"player{chosen}"])
         events: list[Event] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
         view = append(match, view, events, actor_id=_id(user), at=now)
         record_deadline(view, now)  # clocked online matches: the deadline, presence
@@ -165,7 +170,7 @@ def match_play(*, match_id: UUID, user: Any, play: str | list[Any], **kw: Any) -
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
         state = _state(view)
         rules.check_turn(state, rules.Phase.PLAY, seat, "move")
-        return [rules.Move(seat, rules.play_for(state, play).steps)]
+        return [rules.Move(seat, chosen_play(state, play).steps)]
 
     return _command(match_id, user, decide, **kw)
 
@@ -267,13 +272,21 @@ def _command(
     clock_checked: bool = True,
     needs_opponent: bool = True,
     hint: MatchView | None = None,
+    authorize: Authorize | None = None,
 ) -> MatchView:
     """The command path. `hint`: the view a trusted caller got from its previous command in
-    the same transaction (an import), used when it is still at the locked row's version."""
+    the same transaction (an import), used when it is still at the locked row's version.
+    `authorize`: the caller's permission checks, run on the locked row before anything else.
+
+    One read of the Match row (locked), no read of events when this process's cached view is
+    at its version, and the legal plays (a forced pass? the play sent?) from the process's
+    cache."""
     now = now or timezone.now()
     late: int | None = None
     with transaction.atomic():
         match = _lock(match_id)
+        if authorize is not None:
+            authorize(match)
         if hint is not None and hint.match_id == match.pk and hint.version == match.version:
             view = hint
         else:
@@ -307,7 +320,9 @@ def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[E
     while full and not state.is_over:
         if state.phase == rules.Phase.OPENING:
             action: rules.Action = rules.OpeningRoll(*dice.opening())
-        elif state.phase == rules.Phase.PLAY and state.turn is not None and not state.legal_plays():
+        elif state.phase == rules.Phase.PLAY and state.turn is not None:
+            if plays_on_turn(state):
+                break
             action = rules.Move(state.turn, ())
         else:
             break

@@ -40,16 +40,20 @@ def stored_events(match_id: UUID, after: int = 0) -> list[StoredEvent]:
 def load_view(match_id: UUID, *, version: int | None = None, cached: bool = True) -> MatchView:
     """The match rebuilt from its events: the cached view plus the events stored after it.
 
-    `version` is the version the caller knows is committed (the locked Match row); a cached
-    view from beyond it (a rolled-back transaction) is thrown away.
+    `version` is the version the caller knows is committed (the Match row it read): a cached
+    view at exactly that version is the answer, with no query; one from beyond it (a
+    rolled-back transaction) is thrown away.
     """
     start = None
     if cached:
         with _cache_lock:
             start = _cache.get(match_id)
-        if start is not None and version is not None and start.version > version:
-            forget(match_id)
-            start = None
+        if start is not None and version is not None:
+            if start.version == version:
+                return start  # events are immutable: nothing was stored after it
+            if start.version > version:
+                forget(match_id)
+                start = None
     view = replay(
         stored_events(match_id, start.version if start else 0), start or MatchView(match_id)
     )
@@ -133,21 +137,26 @@ _ENDED_BY = {
 
 
 def project(match: Match, view: MatchView) -> None:
-    """Write the read model (status, score, turn, ...) of `view` onto the Match row."""
+    """Write the read model (status, score, turn, ...) of `view` onto the Match row: only the
+    columns that changed (a move changes two or three of them)."""
     state = view.state
-    match.version = view.version
-    match.started_at = view.started_at
-    match.last_move_at = view.last_at
-    match.finished_at = view.finished_at
-    if state is None:
-        match.save()
-        return
-    match.score0, match.score1 = state.score
-    match.turn = state.to_act
-    match.winner = state.winner
-    match.ended_by = _ENDED_BY[state.ended_by] if state.ended_by else ""
-    match.status = status_of(view)
-    match.save()
+    values: dict[str, object] = {
+        "version": view.version,
+        "started_at": view.started_at,
+        "last_move_at": view.last_at,
+        "finished_at": view.finished_at,
+    }
+    if state is not None:
+        values["score0"], values["score1"] = state.score
+        values["turn"] = state.to_act
+        values["winner"] = state.winner
+        values["ended_by"] = _ENDED_BY[state.ended_by] if state.ended_by else ""
+        values["status"] = status_of(view)
+    changed = [name for name, value in values.items() if getattr(match, name) != value]
+    for name in changed:
+        setattr(match, name, values[name])
+    if changed:
+        match.save(update_fields=changed)
 
 
 def status_of(view: MatchView) -> str:

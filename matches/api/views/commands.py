@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,7 +21,7 @@ from matches.store.replay import MatchView
 from .. import requests as rq
 from ..contract import respond
 from ..idempotency import run_write
-from ..permissions import Authenticated, check_can_act, readable_match
+from ..permissions import Authenticated, check_can_act, readable, readable_match
 from ..schema import operations as docs
 from ..throttling import MatchWriteThrottle
 from .common import expected_version, query, state_response, valid, with_current_version
@@ -39,18 +40,37 @@ class CommandView(APIView):
         return run_write(request, lambda: self.handle(request, match_id), atomic=False)
 
     def handle(self, request: Request, match_id: str) -> Response:
-        match = readable_match(match_id, request.user)
-        if not (self.staff_may and request.user.is_staff):
-            check_can_act(match, request.user)
-        version = expected_version(request)  # before the body: a bad version is its own error
-        data = valid(self.input_serializer, request.data)
+        user = request.user
         try:
-            view = self.run(match, request.user, data, version)
-        except VersionConflict as exc:
-            raise with_current_version(exc, match.pk) from None
-        return state_response(match, view, request.user)
+            version = expected_version(request)  # before the body: a bad version is its own error
+            data = valid(self.input_serializer, request.data)
+        except APIException:  # a bad request: but 404 and 403 come first, as they always did
+            self.authorize(readable_match(match_id, user), user)
+            raise
+        locked: list[Match] = []
 
-    def run(self, match: Match, user: Any, data: dict[str, Any], version: int | None) -> MatchView:
+        def authorize(match: Match) -> None:  # on the row the command locked: one read
+            self.authorize(readable(match, user), user)
+            locked.append(match)
+
+        try:
+            view = self.run(match_id, user, data, version, authorize)
+        except VersionConflict as exc:
+            raise with_current_version(exc, match_id) from None
+        return state_response(locked[0], view, user)
+
+    def authorize(self, match: Match, user: Any) -> None:
+        if not (self.staff_may and user.is_staff):
+            check_can_act(match, user)
+
+    def run(
+        self,
+        match_id: str,
+        user: Any,
+        data: dict[str, Any],
+        version: int | None,
+        authorize: Callable[[Match], None],
+    ) -> MatchView:
         raise NotImplementedError
 
 
@@ -68,9 +88,20 @@ def command(
 
     class View(CommandView):
         def run(
-            self, match: Match, user: Any, data: dict[str, Any], version: int | None
+            self,
+            match_id: str,
+            user: Any,
+            data: dict[str, Any],
+            version: int | None,
+            authorize: Callable[[Match], None],
         ) -> MatchView:
-            return service(match_id=match.pk, user=user, expected_version=version, **extra(data))
+            return service(
+                match_id=match_id,
+                user=user,
+                expected_version=version,
+                authorize=authorize,
+                **extra(data),
+            )
 
         @docs.command(name, summary, description, rules_errors, input_serializer, example)
         def post(self, request: Request, match_id: str) -> Response:
@@ -166,7 +197,7 @@ class NextStepsView(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         q = query(rq.NextStepsQuerySerializer, request)
         match = readable_match(match_id, request.user)
-        state = load_view(match.pk).state
+        state = load_view(match.pk, version=match.version).state
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
             raise IllegalAction("there is nothing to play now: the dice are not rolled")
         steps = parse_steps(q["steps"])

@@ -107,4 +107,5 @@ class MatchDetailView(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         q = query(rq.StateQuerySerializer, request)
         match = readable_match(match_id, request.user)
-        return state_response(match, load_view(match.pk), request.user, seat=q.get("seat"))
+        view = load_view(match.pk, version=match.version)  # no query when cached at it
+        return state_response(match, view, request.user, seat=q.get("seat"))
