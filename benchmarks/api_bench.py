@@ -1,17 +1,24 @@
 """Speed of the REST API through a real HTTP server (a benchmark, not a test).
 
-    python benchmarks/api_bench.py [--games 64] [--seconds 30] [--workers 2] [--threads 4]
+    python benchmarks/api_bench.py [--games 64] [--seconds 30] [--state-seconds 15]
+                                   [--workers 2] [--no-redis]
 
-Starts gunicorn (deploy/gunicorn.conf.py, `--workers` processes of `--threads` threads) on
-127.0.0.1 with PostgreSQL, signs up one guest per game, and plays `--games` hot-seat matches
-at once, one client thread per game with its own keep-alive connection: roll, then a random
-legal play taken from the roll's response, with the version it decided on (If-Match). A
-finished match is followed by a new one. After a short warm-up it measures for `--seconds`:
+Starts the web server as deployed (gunicorn with uvicorn workers, deploy/gunicorn.conf.py,
+`--workers` processes) on 127.0.0.1 with PostgreSQL and, unless `--no-redis`, a redis-server of
+its own on a free port for the cache (tokens, throttles) and the channel layer (pushes), signs
+up one guest per game, and plays `--games` hot-seat matches at once, one client thread per game
+with its own keep-alive connection: roll, then a random legal play taken from the roll's
+response, with the version it decided on (If-Match). A finished match is followed by a new one.
+After a short warm-up it measures for `--seconds`:
 
 - moves per second (accepted plays; each is one checker play of a whole turn);
 - requests per second and latency p50 / p90 / p99 per request kind and overall (from the
   client's side: queueing in the server included);
+- server CPU per command (roll or play; from /proc, every server process);
 - errors (anything but 200/201; a 409 would mean two writers raced, which cannot happen here).
+
+Then, for `--state-seconds`, every client reads the state of its match (`GET /matches/{id}`)
+in a loop: server CPU per state read and its latency.
 
 Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
 PostgreSQL server (default postgres://postgres@127.0.0.1:5432/tavla_api_bench); the database
@@ -69,8 +76,13 @@ def prepare_database(url: str) -> None:
     )
 
 
-def server_env(url: str) -> dict[str, str]:
+def server_env(url: str, redis_port: int | None = None) -> dict[str, str]:
     env = dict(os.environ)
+    if redis_port:
+        env.update(
+            CACHE_URL=f"redis://{HOST}:{redis_port}/1",
+            CHANNEL_LAYER_URL=f"redis://{HOST}:{redis_port}/0",
+        )
     env.update(
         DATABASE_URL=url,
         DEBUG="false",
@@ -93,14 +105,40 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(url: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
-    env = server_env(url)
-    env.update(WEB_CONCURRENCY=str(workers), WEB_THREADS=str(threads))
+def start_redis() -> tuple[int, subprocess.Popen[bytes]]:
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", HOST, "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((HOST, port), timeout=0.2).close()
+            return port, redis
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("api_bench: redis-server did not start")
+
+
+def start_server(
+    url: str, port: int, workers: int, redis_port: int | None, wsgi: bool = False
+) -> subprocess.Popen[bytes]:
+    env = server_env(url, redis_port)
+    env.update(WEB_CONCURRENCY=str(workers))
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    # --wsgi: the WSGI application on gunicorn's threaded workers (to compare servers, or to
+    # measure a checkout from before ASGI)
+    app = (
+        ["tavla_project.wsgi", "-k", "gthread", "--threads", "8"]
+        if wsgi
+        else ["tavla_project.asgi:application"]
+    )
     server = subprocess.Popen(
         [
             str(gunicorn),
-            "tavla_project.wsgi",
+            *app,
             "-c",
             "deploy/gunicorn.conf.py",
             "--bind",
@@ -191,6 +229,7 @@ class Stats:
         self.moves = 0
         self.matches_finished = 0
         self.recording = False
+        self.phase = "play"
 
     def record(self, kind: str, status: int, elapsed: float) -> None:
         if not self.recording:
@@ -206,7 +245,8 @@ class Stats:
 def play_games(
     port: int, token: str, seed: int, stats: Stats, stop: threading.Event, length: int
 ) -> None:
-    """One client thread: hot-seat matches back to back until `stop` is set."""
+    """One client thread: hot-seat matches back to back until `stop` is set; while
+    `stats.phase` is "state" it only reads the state of its match."""
     rng = random.Random(seed)
     client = Client(port, token)
 
@@ -224,6 +264,9 @@ def play_games(
             continue
         path = f"/api/v1/matches/{state['id']}"
         while not stop.is_set() and state["status"] == "active":
+            if stats.phase == "state":
+                call("state", "GET", path)
+                continue
             if_match = {"If-Match": f'"{state["version"]}"'}
             actions = state["actions"]
             if "play" in actions:
@@ -249,13 +292,59 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def latency_table(latency: dict[str, list[float]]) -> dict[str, Any]:
+    everything = [x for values in latency.values() for x in values]
+    out: dict[str, Any] = {}
+    for kind, values in [*sorted(latency.items()), ("all", everything)]:
+        if values:
+            out[kind] = {
+                "n": len(values),
+                "p50": round(percentile(values, 50) * 1000, 1),
+                "p90": round(percentile(values, 90) * 1000, 1),
+                "p99": round(percentile(values, 99) * 1000, 1),
+                "mean": round(statistics.fmean(values) * 1000, 1),
+            }
+    return out
+
+
+def measure(stats: Stats, server: subprocess.Popen[bytes], seconds: float) -> dict[str, Any]:
+    """Record for `seconds`: the requests made, the server's CPU, the client's CPU."""
+    with stats.lock:
+        stats.latency.clear()
+        stats.moves = 0
+    stats.recording = True
+    t0 = time.perf_counter()
+    cpu0 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+    time.sleep(seconds)
+    stats.recording = False
+    elapsed = time.perf_counter() - t0
+    cpu1 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+    with stats.lock:
+        latency = {k: list(v) for k, v in stats.latency.items()}
+        moves = stats.moves
+    requests = sum(len(v) for v in latency.values())
+    return {
+        "seconds": round(elapsed, 1),
+        "requests": requests,
+        "requests_per_second": round(requests / elapsed, 1),
+        "moves_per_second": round(moves / elapsed, 1),
+        "server_cpu_ms_per_request": round((cpu1[0] - cpu0[0]) * 1000 / max(requests, 1), 2),
+        "client_cpu_seconds": round(
+            cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 1
+        ),
+        "latency_ms": latency_table(latency),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--state-seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--no-redis", action="store_true", help="no cache, no channel layer")
+    parser.add_argument("--wsgi", action="store_true", help="serve WSGI (gthread) instead")
     parser.add_argument("--length", type=int, default=3, help="points per match")
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
@@ -263,10 +352,12 @@ def main() -> int:
     seconds = min(args.seconds, 600.0)
 
     prepare_database(url)
+    redis_port, redis = (None, None) if args.no_redis else start_redis()
     port = free_port()
-    server = start_server(url, port, args.workers, args.threads)
+    server = start_server(url, port, args.workers, redis_port, args.wsgi)
     stats = Stats()
     stop = threading.Event()
+    load = os.getloadavg()
     try:
         tokens = []
         signer = Client(port)
@@ -285,52 +376,38 @@ def main() -> int:
         for t in threads:
             t.start()
         time.sleep(args.warmup)
-        stats.recording = True
-        load = os.getloadavg()[0]
-        t0 = time.perf_counter()
-        cpu0 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
-        time.sleep(seconds)
-        stats.recording = False
-        elapsed = time.perf_counter() - t0
-        cpu1 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+        load = os.getloadavg()
+        playing = measure(stats, server, seconds)
+        errors = dict(stats.errors)
+        stats.phase = "state"
+        time.sleep(1.0)
+        reading = measure(stats, server, min(args.state_seconds, 600.0))
         stop.set()
         for t in threads:
             t.join(30)
     finally:
         stop.set()
         stop_server(server)
+        if redis is not None:
+            os.killpg(redis.pid, signal.SIGTERM)
+            redis.wait(10)
 
-    everything = [x for values in stats.latency.values() for x in values]
+    commands = {k: v for k, v in playing["latency_ms"].items() if k in ("roll", "play")}
     result: dict[str, Any] = {
         "games": args.games,
-        "server": f"gunicorn {args.workers} workers x {args.threads} threads, PostgreSQL",
-        "seconds": round(elapsed, 1),
-        "moves": stats.moves,
-        "moves_per_second": round(stats.moves / elapsed, 1),
-        "requests_per_second": round(len(everything) / elapsed, 1),
+        "server": f"gunicorn {'gthread (WSGI)' if args.wsgi else '+ uvicorn'},"
+        f" {args.workers} workers, PostgreSQL"
+        + ("" if args.no_redis else ", Redis cache and channel layer"),
+        "load_average_at_start": [round(x, 2) for x in load],
+        "cpus": os.cpu_count(),
+        "playing": playing,
+        "commands": commands,
+        "reading_state": reading,
         "matches_finished": stats.matches_finished,
-        "errors": dict(stats.errors),
-        "server_cpu_ms_per_request": round((cpu1[0] - cpu0[0]) * 1000 / max(len(everything), 1), 1),
-        "client_cpu_seconds": round(
-            cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 1
-        ),
-        "load_average_at_start": round(load, 2),
-        "latency_ms": {},
+        "errors": errors,
     }
-    for kind, values in [*sorted(stats.latency.items()), ("all", everything)]:
-        if values:
-            result["latency_ms"][kind] = {
-                "n": len(values),
-                "p50": round(percentile(values, 50) * 1000, 1),
-                "p90": round(percentile(values, 90) * 1000, 1),
-                "p99": round(percentile(values, 99) * 1000, 1),
-                "mean": round(statistics.fmean(values) * 1000, 1),
-            }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(json.dumps(result, indent=2))
-    return 1 if stats.errors else 0
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -9,8 +9,12 @@
 - one command end to end (match_roll / match_play through the services, each its own committed
   transaction, so the view cache behaves as in production): median and p90 over a few hundred;
 - the same command on the long match right after the cache was dropped;
-- with --import, `import_mat` of the longest public gnubg match.
-Targets (issue 3): replay < 50 ms cold, command < 10 ms median.
+- with --import, `import_mat` of the longest public gnubg match;
+- with --vs-pgbench SECONDS, the rate at which the services append events (one client, one
+  committed command after another: events per second) beside pgbench's rate of single-row
+  INSERTs (one client, autocommit, a table shaped like the events') in the same run.
+Targets: replay < 50 ms cold, command < 10 ms median (issue 3); the services' append rate at
+least 1:6 of pgbench's insert rate (issue 11).
 
 DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/tavla_bench); the
 script creates that database when it is missing and migrates it. Matches it writes stay there.
@@ -194,15 +198,92 @@ def long_match(seed: int, events_wanted: int, attempts: int = 4) -> tuple[Player
     return best[1], best[2]
 
 
+PGBENCH_SCRIPT = """INSERT INTO bench_single_insert (match, seq, type, payload, created_at)
+VALUES (gen_random_uuid(), 1, 'rolled', '{"v": 1, "seat": 0, "dice": [6, 5]}', now());
+"""
+
+
+def append_rate(seconds: float, seed: int) -> tuple[float, int]:
+    """Events appended per second by committed commands through the services, one client."""
+    from matches import store
+
+    player = Player(seed, length=25, cube=False, double=0.0, take=1.0)
+    first = player.view.version
+    events = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        if player.over:
+            events += player.view.version - first
+            player = Player(seed + events, length=25, cube=False, double=0.0, take=1.0)
+            first = player.view.version
+        player.step()
+    elapsed = time.perf_counter() - started
+    events += player.view.version - first
+    assert len(store.stored_events(player.match_id)) == player.view.version
+    return events / elapsed, events
+
+
+def pgbench_rate(url: str, seconds: float) -> float:
+    """pgbench's single-row INSERTs per second (one client, autocommit) into a table shaped
+    like the events'."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    import environ
+    import psycopg
+
+    db = environ.Env.db_url_config(url)
+    with psycopg.connect(url.replace("postgres://", "postgresql://"), autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS bench_single_insert (id bigserial PRIMARY KEY,"
+            " match uuid NOT NULL, seq integer NOT NULL, type varchar(32) NOT NULL,"
+            " payload jsonb NOT NULL, created_at timestamptz NOT NULL)"
+        )
+        conn.execute("TRUNCATE bench_single_insert")
+    pgbench = shutil.which("pgbench")
+    if pgbench is None:
+        sys.exit("store_bench: pgbench is not installed (PostgreSQL's client packages)")
+    with tempfile.NamedTemporaryFile("w", suffix=".sql") as script:
+        script.write(PGBENCH_SCRIPT)
+        script.flush()
+        args = [pgbench, "-n", "-c", "1", "-j", "1", "-T", str(int(seconds)), "-f", script.name]
+        for flag, key in (("-h", "HOST"), ("-p", "PORT"), ("-U", "USER")):
+            if db.get(key):
+                args += [flag, str(db[key])]
+        env = {**os.environ, "PGPASSWORD": str(db.get("PASSWORD") or "")}
+        out = subprocess.run(
+            [*args, db["NAME"]], capture_output=True, text=True, check=True, env=env
+        ).stdout
+    line = next(x for x in out.splitlines() if x.startswith("tps ="))
+    return float(line.split()[2])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=30, help="replays timed per variant")
     parser.add_argument("--commands", type=int, default=300, help="commands timed end to end")
     parser.add_argument("--import", dest="import_", action="store_true", help="time import_mat")
+    parser.add_argument(
+        "--vs-pgbench", type=float, default=0.0, metavar="SECONDS", help="append rate vs pgbench"
+    )
+    parser.add_argument("--only-rates", action="store_true", help="with --vs-pgbench: only that")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     prepare_database(url)
+
+    if args.vs_pgbench:
+        load = os.getloadavg()[0]
+        services, events = append_rate(args.vs_pgbench, args.seed + 500)
+        inserts = pgbench_rate(url, args.vs_pgbench)
+        print(
+            f"append rate ({args.vs_pgbench:.0f} s each, one client, load {load:.1f}):"
+            f" services {services:.0f} events/s ({events} events), pgbench single-row"
+            f" INSERT {inserts:.0f}/s: 1:{inserts / services:.1f} (target at most 1:6)"
+        )
+        if args.only_rates:
+            return
 
     from matches import store
     from matches.store.replay import MatchView, replay
