@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from typing import Any
+from uuid import UUID
 
 from matches.services import presence
 from matches.store.models import Match
@@ -94,4 +95,4 @@ class Follower:
 
 
 def _events_after(match_id: str, after: int) -> list[dict[str, Any]]:
-    return events_json(stored_events(match_id, after))
+    return events_json(stored_events(UUID(match_id), after))

@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -352,4 +353,4 @@ def _status_and_events(match_id: str, after: int) -> tuple[str | None, list[dict
     """The status first, then the events: if it says over, the events read after it are all
     the events there will ever be."""
     status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
-    return status, events_json(stored_events(match_id, after))
+    return status, events_json(stored_events(UUID(match_id), after))

@@ -78,9 +78,10 @@ def notifications(committed: Committed) -> list[tuple[int, str]]:
             out.append((reserved, "rematch_offered"))
     if state is not None and not state.is_over and view.full and state.to_act is not None:
         seat = view.seats[state.to_act]
+        user_id = seat.user_id if seat is not None else None
         human = seat is not None and not seat.name.startswith("computer-")
-        if human and seat.user_id is not None and seat.user_id != committed.actor_id:
-            out.append((seat.user_id, "your_turn"))
+        if human and user_id is not None and user_id != committed.actor_id:
+            out.append((user_id, "your_turn"))
     return out
 
 

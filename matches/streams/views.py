@@ -16,7 +16,7 @@ from .db import in_thread
 
 
 class AsyncAPIView(APIView):
-    async def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         self.args = args
         self.kwargs = kwargs
         request = self.initialize_request(request, *args, **kwargs)
@@ -24,10 +24,10 @@ class AsyncAPIView(APIView):
         self.headers = self.default_response_headers
         try:
             await in_thread(self.initial, request, *args, **kwargs)
-            method = request.method.lower()
-            handler = getattr(self, method, self.http_method_not_allowed)
-            if method not in self.http_method_names:
-                handler = self.http_method_not_allowed
+            method = str(request.method).lower()
+            handler: Any = self.http_method_not_allowed
+            if method in self.http_method_names:
+                handler = getattr(self, method, self.http_method_not_allowed)
             response = handler(request, *args, **kwargs)
             if inspect.isawaitable(response):
                 response = await response
