@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "games",
     "matches",
     "matches.api",
+    "matches.web",
 ]
 
 MIDDLEWARE = [

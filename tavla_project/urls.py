@@ -1,4 +1,5 @@
-"""Top-level URLs: the front door, the admin, the versioned API and a health check."""
+"""Top-level URLs: the front door (the web client in a browser), the admin, the versioned API
+and a health check."""
 
 from django.contrib import admin
 from django.urls import include, path

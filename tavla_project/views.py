@@ -2,8 +2,9 @@
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.html import format_html_join
 from django.views.decorators.http import require_GET
+
+from matches.web.views import shell, wants_html
 
 LINKS = {
     "api": "/api/v1/",
@@ -12,26 +13,19 @@ LINKS = {
     "redoc": "/api/v1/redoc",
     "admin": "/admin/",
     "health": "/healthz",
+    "web": "/",
 }
-
-
-def wants_html(request: HttpRequest) -> bool:
-    """Browsers name text/html in Accept; API clients send JSON, */* or nothing."""
-    return "text/html" in request.headers.get("Accept", "")
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    """Where the API and its documentation are: JSON for clients, a page of links for a
-    browser (the web client, when installed, takes over the page)."""
+    """`/`, negotiated on Accept: the web client for a browser; for every other client, where
+    the API and its documentation are (JSON)."""
     if wants_html(request):
-        links = ((url, name) for name, url in LINKS.items())
-        items = format_html_join("", '<li><a href="{}">{}</a></li>', links)
-        return HttpResponse(
-            f"<!doctype html><html><head><title>tavla</title></head><body>"
-            f"<h1>tavla</h1><ul>{items}</ul></body></html>"
-        )
-    return JsonResponse({"name": "tavla", **LINKS})
+        return shell(request)
+    response = JsonResponse({"name": "tavla", **LINKS})
+    response["Vary"] = "Accept"
+    return response
 
 
 @require_GET

@@ -1,0 +1,74 @@
+// The public API, and nothing else: every call the page makes goes through here.
+// Errors come back as ApiError with the API's own code and message (in the language the
+// page asks for with Accept-Language); a failed connection is a NetworkError.
+
+const BASE = "/api/v1";
+const TOKEN_KEY = "tavla.token";
+
+let language = "en";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.code) || "http_" + status;
+    this.detail = body ? body.detail : null;
+  }
+}
+
+export class NetworkError extends Error {}
+
+export function setLanguage(tag) {
+  language = tag;
+}
+
+export function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(value) {
+  if (value) localStorage.setItem(TOKEN_KEY, value);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+export async function call(method, path, body, { signal, headers } = {}) {
+  const h = { Accept: "application/json", "Accept-Language": language, ...(headers || {}) };
+  const key = token();
+  if (key) h.Authorization = `Token ${key}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(BASE + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: "no-store",
+    });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new NetworkError(String(err));
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    if (response.ok) throw new ApiError(response.status, null);
+  }
+  if (!response.ok) {
+    if (response.status >= 502 && response.status <= 504) throw new NetworkError(`HTTP ${response.status}`);
+    throw new ApiError(response.status, data);
+  }
+  return data;
+}
+
+export const get = (path, opts) => call("GET", path, undefined, opts);
+export const post = (path, body = {}, opts) => call("POST", path, body, opts);
+
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) q.set(k, v);
+  const s = q.toString();
+  return s ? "?" + s : "";
+}

@@ -1,0 +1,257 @@
+// The board as SVG, drawn from the player's side: his point 1 bottom right, 24 top right,
+// his home board bottom right, the bar in the middle, the borne-off checkers on the right.
+// It only draws and reports clicks, taps, drags and keys on highlighted spots; the match
+// screen decides what they mean.
+
+import { t } from "./i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const M = 10; // frame
+const PW = 40; // point width
+const BAR = 40;
+const OFF_GAP = 6;
+const OFF = 44;
+const LABEL = 18;
+const R = 19; // checker radius
+const PH = 190; // point height
+const MID_GAP = 60;
+export const W = M + 12 * PW + BAR + OFF_GAP + OFF + M;
+export const H = 2 * LABEL + 2 * (PH + 10) + MID_GAP;
+const Y0 = LABEL;
+const Y1 = H - LABEL;
+const MID = (Y0 + Y1) / 2;
+const BAR_X = M + 6 * PW;
+const OFF_X = M + 12 * PW + BAR + OFF_GAP;
+const PIPS = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+/** Column 0..11 from the left, and whether the point is on the top row. */
+function place(point) {
+  if (point <= 12) return { col: 12 - point, top: false };
+  return { col: point - 13, top: true };
+}
+
+const colX = (col) => M + col * PW + (col >= 6 ? BAR : 0);
+
+function el(name, attrs = {}, children = []) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function text(x, y, value, cls) {
+  const node = el("text", { x, y, class: cls, "text-anchor": "middle", "dominant-baseline": "central" });
+  node.textContent = value;
+  return node;
+}
+
+function checker(cx, cy, color, label) {
+  return el("g", { class: `checker ${color}` }, [
+    el("circle", { cx, cy, r: R - 1 }),
+    el("circle", { cx, cy, r: R - 7, class: "rim" }),
+    label ? text(cx, cy, label, "count") : null,
+  ]);
+}
+
+/** A stack of `n` checkers growing from the edge toward the middle (five shown, then a count). */
+function stack(cx, top, n, color, base) {
+  const g = el("g");
+  const shown = Math.min(n, 5);
+  for (let k = 0; k < shown; k++) {
+    const cy = top ? base + R + k * 2 * R : base - R - k * 2 * R;
+    g.append(checker(cx, cy, color, k === shown - 1 && n > 5 ? String(n) : ""));
+  }
+  return g;
+}
+
+function die(x, y, value, used, size = 32) {
+  const g = el("g", { class: used ? "die used" : "die" });
+  g.append(el("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 6 }));
+  for (const [dx, dy] of PIPS[value] || []) {
+    g.append(el("circle", { cx: x + dx * size * 0.27, cy: y + dy * size * 0.27, r: size * 0.09, class: "pip" }));
+  }
+  return g;
+}
+
+function pointLabel(point, board) {
+  const n = board.points[point - 1];
+  if (n > 0) return t("board.point.you", { n: point, count: n });
+  if (n < 0) return t("board.point.opp", { n: point, count: -n });
+  return t("board.point.empty", { n: point });
+}
+
+/**
+ * Draw `model` into `svg` (an <svg> element, replaced content):
+ * { board: {points, bar, off}, colors: {you, opponent}, dice, used: [bool], diceSide: "you"|"opponent",
+ *   cube: {value, owner, offered, in_use}, sources: [point], selected: point|null,
+ *   targets: [{to, hit}], name }
+ */
+export function drawBoard(svg, model) {
+  const { board, colors } = model;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", t("board.label", { name: model.name }));
+  const focused = document.activeElement && svg.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-spot") : null;
+  svg.replaceChildren();
+
+  svg.append(el("rect", { x: 0, y: 0, width: W, height: H, class: "frame", rx: 8 }));
+  svg.append(el("rect", { x: M, y: Y0, width: 12 * PW + BAR, height: Y1 - Y0, class: "felt" }));
+  svg.append(el("rect", { x: BAR_X, y: Y0, width: BAR, height: Y1 - Y0, class: "bar" }));
+  svg.append(el("rect", { x: OFF_X, y: Y0, width: OFF, height: Y1 - Y0, class: "tray" }));
+
+  const sources = new Set(model.sources || []);
+  const targets = new Map((model.targets || []).map((s) => [s.to, s]));
+
+  // points: triangles, labels, checkers, and the spot a player clicks
+  for (let point = 1; point <= 24; point++) {
+    const { col, top } = place(point);
+    const x = colX(col);
+    const tip = top ? Y0 + PH : Y1 - PH;
+    const base = top ? Y0 : Y1;
+    svg.append(el("polygon", {
+      points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`,
+      class: `tri ${(point % 2) ? "odd" : "even"}`,
+    }));
+    svg.append(text(x + PW / 2, top ? LABEL / 2 : H - LABEL / 2, String(point), "num"));
+    const n = board.points[point - 1];
+    const g = n ? stack(x + PW / 2, top, Math.abs(n), n > 0 ? colors.you : colors.opponent, base) : el("g");
+    g.setAttribute("class", "stack");
+    g.setAttribute("data-point", String(point));
+    g.setAttribute("data-count", String(n));
+    svg.append(g);
+  }
+
+  // the bar: mine in the upper half (they enter at the top right), the opponent's below
+  const bar = el("g", { class: "bar-checkers", "data-you": board.bar.you, "data-opponent": board.bar.opponent });
+  if (board.bar.you) bar.append(stack(BAR_X + BAR / 2, false, board.bar.you, colors.you, MID - 4));
+  if (board.bar.opponent) bar.append(stack(BAR_X + BAR / 2, true, board.bar.opponent, colors.opponent, MID + 4));
+  svg.append(bar);
+
+  // borne off: mine from the bottom, the opponent's from the top
+  const offSlab = (i, top, color) => el("rect", {
+    x: OFF_X + 4, y: top ? Y0 + 4 + i * 9 : Y1 - 12 - i * 9, width: OFF - 8, height: 8, rx: 2, class: `slab ${color}`,
+  });
+  const off = el("g", {
+    class: "off",
+    role: "img",
+    "aria-label": t("board.offtray", { you: board.off.you, opp: board.off.opponent }),
+    "data-you": board.off.you,
+    "data-opponent": board.off.opponent,
+  });
+  for (let i = 0; i < board.off.you; i++) off.append(offSlab(i, false, colors.you));
+  for (let i = 0; i < board.off.opponent; i++) off.append(offSlab(i, true, colors.opponent));
+  svg.append(off);
+
+  // dice: on the right half for the player on the near side, the left for the far side
+  if (model.dice && model.dice.length) {
+    const cx = model.diceSide === "you" ? M + 6 * PW + BAR + 3 * PW : M + 3 * PW;
+    const g = el("g", {
+      class: "dice",
+      role: "img",
+      "aria-label": t("board.dice", {
+        dice: model.dice.map((d, i) => (model.used && model.used[i] ? t("board.die.used", { n: d }) : d)).join(", "),
+      }),
+    });
+    const gap = 40;
+    const start = cx - ((model.dice.length - 1) * gap) / 2;
+    model.dice.forEach((d, i) => g.append(die(start + i * gap, MID, d, model.used && model.used[i])));
+    svg.append(g);
+  }
+
+  // the cube: in the middle of the tray while centred, on its owner's side otherwise
+  if (model.cube && model.cube.in_use) {
+    const owner = model.cube.owner ? model.cube.owner.who : null;
+    const cy = owner === "you" ? MID + 52 : owner === "opponent" ? MID - 52 : MID;
+    const value = owner ? model.cube.value : 64;
+    svg.append(el("g", {
+      class: model.cube.offered ? "cube offered" : "cube",
+      role: "img",
+      "aria-label": t("board.cube", { n: model.cube.value }),
+    }, [
+      el("rect", { x: OFF_X + 5, y: cy - 17, width: OFF - 10, height: 34, rx: 5 }),
+      text(OFF_X + OFF / 2, cy, String(value), "cube-value"),
+    ]));
+  }
+
+  // the spots a player can act on: sources (checkers that may move), targets (where to)
+  const spots = [];
+  const spotRect = (point) => {
+    if (point === 25) return { x: BAR_X, y: Y0, width: BAR, height: MID - Y0 };
+    if (point === 0) return { x: OFF_X, y: MID, width: OFF, height: Y1 - MID };
+    const { col, top } = place(point);
+    return { x: colX(col), y: top ? Y0 : MID + MID_GAP / 2 - 20, width: PW, height: PH + 10 + 20 };
+  };
+  const ordered = [...sources].sort((a, b) => b - a);
+  for (const point of ordered) {
+    const what = point === 25 ? t("board.bar", { count: board.bar.you }) : pointLabel(point, board);
+    const selected = model.selected === point;
+    spots.push({ point, cls: selected ? "spot source selected" : "spot source", label: t(selected ? "board.selected" : "board.from", { what }) });
+  }
+  for (const [to, step] of [...targets.entries()].sort((a, b) => a[0] - b[0])) {
+    const label = to === 0 ? t("board.off") : t(step.hit ? "board.to.hit" : "board.to", { n: to });
+    spots.push({ point: to, cls: "spot target", label });
+  }
+  for (const spot of spots) {
+    const g = el("g", {
+      class: spot.cls,
+      "data-spot": String(spot.point),
+      role: "button",
+      tabindex: "0",
+      "aria-label": spot.label,
+      "aria-pressed": spot.cls.includes("selected") ? "true" : null,
+    }, [el("rect", { ...spotRect(spot.point), rx: 4 })]);
+    svg.append(g);
+  }
+  if (focused !== null) {
+    const again = svg.querySelector(`[data-spot="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+/**
+ * Report the player's gestures on the board's spots: `onSpot(point)` for a click, a tap or
+ * Enter/Space on a highlighted spot; `onDrag(from, to)` for a checker dragged from a source.
+ */
+export function listen(svg, { onSpot, onDrag }) {
+  let drag = null;
+  let swallowClick = false;
+  const spotOf = (node) => (node && node.closest ? node.closest("[data-spot]") : null);
+  svg.addEventListener("pointerdown", (e) => {
+    const spot = spotOf(e.target);
+    drag = spot && spot.classList.contains("source") ? { from: Number(spot.dataset.spot), x: e.clientX, y: e.clientY } : null;
+  });
+  svg.addEventListener("pointerup", (e) => {
+    if (!drag) return;
+    const moved = Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 12;
+    const spot = spotOf(document.elementFromPoint(e.clientX, e.clientY));
+    const from = drag.from;
+    drag = null;
+    if (moved && spot && Number(spot.dataset.spot) !== from) {
+      swallowClick = true;
+      onDrag(from, Number(spot.dataset.spot));
+    }
+  });
+  svg.addEventListener("click", (e) => {
+    if (swallowClick) {
+      swallowClick = false;
+      return;
+    }
+    const spot = spotOf(e.target);
+    if (spot) onSpot(Number(spot.dataset.spot));
+  });
+  svg.addEventListener("keydown", (e) => {
+    const spot = spotOf(e.target);
+    if (spot && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      onSpot(Number(spot.dataset.spot));
+    }
+  });
+}

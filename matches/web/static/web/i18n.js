@@ -1,0 +1,39 @@
+// UI strings: one small catalog per language (i18n/<tag>.js). The language comes from the
+// player's choice (kept in localStorage) or else the browser's languages; the API is asked for
+// its messages in the same language (Accept-Language).
+
+import en from "./i18n/en.js";
+import srLatn from "./i18n/sr-Latn.js";
+import tr from "./i18n/tr.js";
+
+export const CATALOGS = { en, "sr-Latn": srLatn, tr };
+const KEY = "tavla.language";
+
+let current = "en";
+
+export function detect(languages = navigator.languages || [navigator.language || "en"]) {
+  const saved = localStorage.getItem(KEY);
+  if (saved && CATALOGS[saved]) return saved;
+  for (const tag of languages) {
+    const lower = String(tag).toLowerCase();
+    if (lower.startsWith("sr") || lower.startsWith("bs") || lower.startsWith("hr") || lower.startsWith("sh")) return "sr-Latn";
+    if (lower.startsWith("tr")) return "tr";
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+export function setLanguage(tag, remember = false) {
+  current = CATALOGS[tag] ? tag : "en";
+  if (remember) localStorage.setItem(KEY, current);
+  document.documentElement.lang = current;
+  return current;
+}
+
+export const language = () => current;
+
+/** The string for `key` with `{name}` placeholders filled; English if a catalog lacks it. */
+export function t(key, params = {}) {
+  const text = CATALOGS[current][key] ?? en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}

@@ -1,0 +1,72 @@
+// How a match's new events reach the page: one small transport behind one function, so the
+// page never knows whether they are pushed or polled. Today: the long-poll of
+// GET /matches/{id}/events?after=&wait= (the public API). A push stream (WebSocket or SSE)
+// slots in here, with this long-poll as its fallback.
+
+import { get, ApiError } from "./api.js";
+
+const WAIT = 25; // seconds the server may hold a poll
+const SLACK = 10_000; // ms beyond that before the page gives up on a silent connection
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Watch a match: `onEvents(events, version)` for every batch of new events in order,
+ * `onConnection(ok)` when the connection is lost (false) and back (true), `onFatal(error)` for
+ * an answer that retrying cannot change (the match is gone). Returns { stop(), seen(seq) }.
+ */
+export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
+  let stopped = false;
+  let controller = null;
+  let connected = true;
+  let last = after;
+
+  const setConnected = (ok) => {
+    if (ok !== connected) {
+      connected = ok;
+      onConnection(ok);
+    }
+  };
+
+  async function loop() {
+    let backoff = 250;
+    while (!stopped) {
+      controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), WAIT * 1000 + SLACK);
+      try {
+        const body = await get(`/matches/${matchId}/events?after=${last}&wait=${WAIT}`, {
+          signal: controller.signal,
+        });
+        clearTimeout(timer);
+        if (stopped) return;
+        setConnected(true);
+        backoff = 250;
+        if (body.events.length) {
+          last = body.events[body.events.length - 1].seq;
+          onEvents(body.events, body.version);
+        }
+      } catch (err) {
+        clearTimeout(timer);
+        if (stopped) return;
+        if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
+          onFatal(err);
+          return;
+        }
+        setConnected(false);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 4000);
+      }
+    }
+  }
+
+  loop();
+  return {
+    stop() {
+      stopped = true;
+      if (controller) controller.abort();
+    },
+    seen(seq) {
+      if (seq > last) last = seq;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the real site (gunicorn, a
+Celery worker, our own Redis) on pytest-django's PostgreSQL test database.
+
+Browsers are never downloaded: Playwright launches /usr/bin/chromium (installed by .ci/run).
+Every test is transactional (the server is another process: it must see committed rows, and
+the tables are emptied after each test)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from .servers import Site
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="package")
+def site(django_db_setup: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    s = Site(tmp_path_factory.mktemp("site"), dict(connection.settings_dict))
+    try:
+        s.start()
+    except BaseException:
+        print(s.logs())
+        s.stop()
+        raise
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Any]:
+    """One Chromium for the package. Playwright's sync API keeps an asyncio loop running in
+    this thread while it is open, which Django takes for an async context: its database calls
+    in these tests (the flush after each) are allowed while, and only while, it is open."""
+    from playwright.sync_api import sync_playwright
+
+    saved = os.environ.get(ASYNC_UNSAFE)
+    os.environ[ASYNC_UNSAFE] = "true"
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield b
+            b.close()
+    finally:
+        if saved is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = saved
+
+
+@pytest.fixture
+def open_page(site: Site, browser: Any, transactional_db: Any) -> Iterator[Callable[..., Any]]:
+    """open_page(path="", locale="en-US", viewport=DESKTOP): a page in a fresh browser context
+    (its own storage: a different player), console errors collected in page.errors."""
+    contexts: list[Any] = []
+
+    def open_(path: str = "", *, locale: str = "en-US", viewport: dict | None = None) -> Any:
+        context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(site.url + path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()

@@ -1,0 +1,89 @@
+"""What a player does on the page, by clicks only: become a guest, start a match, take turns
+by clicking the first highlighted checker and then its first highlighted target."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+# What the match screen lets the player do now (or "over"); null while it is busy.
+NEXT = """() => {
+  const s = document.querySelector('section.match');
+  if (!s) return null;
+  if (s.dataset.status === 'finished' || s.dataset.status === 'aborted') return 'over';
+  if (document.querySelector('#board .spot.source')) return 'source';
+  const enabled = (a) => { const b = document.querySelector(`[data-action=${a}]`); return b && !b.disabled; };
+  for (const a of ['confirm', 'roll', 'accept', 'take']) if (enabled(a)) return a;
+  return null;
+}"""
+
+
+def become_guest(page: Any, name: str = "") -> None:
+    if name:
+        page.fill("form.welcome input[name=display_name]", name)
+    page.click("[data-action=guest]")
+    page.wait_for_selector("form.new-match")
+
+
+def start_match(page: Any, mode: str, length: int = 1, **options: Any) -> str:
+    """Fill the new-match form and start; the match's id (from the address)."""
+    page.check(f"form.new-match input[name=mode][value={mode}]")
+    page.check(f"form.new-match input[name=length][value='{length}']")
+    if "level" in options:
+        page.select_option("form.new-match select[name=level]", options["level"])
+    if "invite" in options:
+        page.check(f"form.new-match input[name=invite][value={options['invite']}]")
+    if "clock" in options:
+        page.click("form.new-match details.advanced summary")
+        page.check("form.new-match input[name=custom_clock]")
+        for key, value in options["clock"].items():
+            page.fill(f"form.new-match input[name={key}]", str(value))
+    page.click("[data-action=start]")
+    page.wait_for_selector("section.match[data-version]")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def next_thing(page: Any, timeout: float = 15_000) -> str:
+    return page.wait_for_function(NEXT, timeout=timeout).json_value()
+
+
+def act(page: Any) -> str:
+    """Do the next thing the page offers (one click, or a checker and its target)."""
+    what = next_thing(page)
+    if what == "source":
+        page.locator("#board .spot.source").first.click()
+        page.locator("#board .spot.target").first.click()
+    elif what != "over":
+        page.click(f"[data-action={what}]")
+    return what
+
+
+def take_turn(page: Any) -> str:
+    """Play until this page has confirmed a move (or the match is over)."""
+    while True:
+        what = act(page)
+        if what in ("confirm", "over"):
+            return what
+
+
+def play_to_end(page: Any, limit: float = 240) -> int:
+    """Act on this page until the match is over; how many clicks it took."""
+    end = time.monotonic() + limit
+    clicks = 0
+    while time.monotonic() < end:
+        what = act(page)
+        if what == "over":
+            return clicks
+        clicks += 2 if what == "source" else 1
+    raise AssertionError(f"the match did not end in {limit} s ({clicks} clicks)")
+
+
+def status(page: Any) -> str:
+    return page.inner_text("#status .what")
+
+
+def board_counts(page: Any) -> list[int]:
+    return [
+        int(page.get_attribute(f"#board .stack[data-point='{p}']", "data-count"))
+        for p in range(1, 25)
+    ]

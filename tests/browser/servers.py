@@ -1,0 +1,181 @@
+"""The real processes the browser tests run against: our own redis-server on a free port, a
+Celery worker (the computer's turns, the clock's deadlines) and the web server (gunicorn), all
+on pytest-django's PostgreSQL test database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], timeout: float, what: str, step: float = 0.1) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class Proc:
+    """A child process in its own process group, its output in a log file."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
+        self.log = log
+        with open(log, "ab") as out:
+            self.popen = subprocess.Popen(
+                args,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+                self.popen.wait(5)
+
+
+class Site:
+    """Redis, a Celery worker and gunicorn serving the project on the test database."""
+
+    def __init__(self, tmp: Path, db: dict[str, Any]) -> None:
+        self.tmp = tmp
+        self.redis_port = free_port()
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tavla_project.settings",
+            "DEBUG": "true",  # static files straight from the apps (no collectstatic)
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            "DATABASE_CONN_MAX_AGE": "0",
+            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+            "CELERY_VISIBILITY_TIMEOUT": "60",
+            "CELERY_HEARTBEAT_SECONDS": "3600",
+            "API_THROTTLE_AUTH": "10000/min",
+            "API_THROTTLE_CREATE": "10000/min",
+            "API_THROTTLE_WRITE": "100000/min",
+            "LOG_LEVEL": "WARNING",
+        }
+        if db.get("PASSWORD"):
+            self.env["PGPASSWORD"] = db["PASSWORD"]
+        self.procs: list[Proc] = []
+
+    def start(self) -> None:
+        subprocess.run(
+            [
+                "redis-server",
+                "--port",
+                str(self.redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "yes",
+                "--dir",
+                str(self.tmp),
+                "--pidfile",
+                str(self.tmp / "redis.pid"),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        wait_for(lambda: port_open(self.redis_port), 5, "redis to start")
+        worker = Proc(
+            [
+                str(BIN / "celery"),
+                "-A",
+                "tavla_project",
+                "worker",
+                "--pool=solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"browser-{uuid.uuid4().hex[:6]}@%h",
+                "-l",
+                "INFO",
+            ],
+            self.env,
+            self.tmp / "worker.log",
+        )
+        self.procs.append(worker)
+        web = Proc(
+            [
+                str(BIN / "gunicorn"),
+                "tavla_project.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "1",
+                "--threads",
+                "32",
+                "--timeout",
+                "60",
+            ],
+            self.env,
+            self.tmp / "web.log",
+        )
+        self.procs.append(web)
+        wait_for(lambda: "ready." in worker.text(), 60, "the Celery worker to start", 0.2)
+        wait_for(self._answers, 60, "the web server to answer", 0.2)
+
+    def _answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.url + "healthz", timeout=2) as response:
+                return bool(response.status == 200)
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            proc.stop()
+        subprocess.run(
+            ["redis-cli", "-p", str(self.redis_port), "shutdown", "nosave"], capture_output=True
+        )
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {p.log.name}\n{p.text()[-4000:]}" for p in self.procs)
