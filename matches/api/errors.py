@@ -59,6 +59,11 @@ ERRORS: dict[str, tuple[int, str]] = {
         " it is: reload and decide again.",
     ),
     "match_full": (409, "The match already has two players (or you sit in it already)."),
+    "already_registered": (
+        409,
+        "Sign-up with a token registers a guest; this account is registered already (log out"
+        " to sign up another).",
+    ),
     "not_your_turn": (409, "It is not your turn."),
     "unsupported_media_type": (415, "Send JSON (or a .mat file where an upload is expected)."),
     # the rules
@@ -92,6 +97,7 @@ _MESSAGES = {
     "invalid_credentials": N_("Wrong username or password."),
     "invite_required": N_("This match is joined by its invite code or link only."),
     "store_error": N_("The match store refused the write."),
+    "already_registered": N_("This account is registered already: log out to sign up another."),
 }
 """The message of each code that has no sentence of its own (a msgid: translated when sent)."""
 

@@ -23,6 +23,7 @@ USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
 RESERVED_PREFIXES = ("guest-", "computer-")
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
+BLANK_NAME = "Optional; empty or missing: the username is shown."
 CLOCK_PRESETS: dict[str, dict[str, int]] = {
     "site": {k: int(v) for k, v in SITE_CLOCK.to_json().items()}
 }
@@ -38,7 +39,9 @@ class SignupSerializer(serializers.Serializer):
         help_text="3-30 letters, digits, '.', '_' or '-'; not starting with guest- or computer-.",
     )
     password = serializers.CharField(write_only=True, max_length=128, min_length=1)
-    display_name = serializers.CharField(max_length=40, required=False, default="")
+    display_name = serializers.CharField(
+        max_length=40, required=False, default="", allow_blank=True, help_text=BLANK_NAME
+    )
     bot = serializers.BooleanField(
         required=False, default=False, help_text="A bot account for a third-party program."
     )
@@ -69,7 +72,9 @@ class LoginSerializer(serializers.Serializer):
 
 
 class GuestSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=40, required=False, default="")
+    display_name = serializers.CharField(
+        max_length=40, required=False, default="", allow_blank=True, help_text=BLANK_NAME
+    )
 
 
 def _error(field: serializers.Field, key: str, **params: Any) -> serializers.ValidationError:

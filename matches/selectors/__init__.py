@@ -5,6 +5,7 @@ from . import shapes
 from .state import (
     acting_seat,
     display_name,
+    forget_player,
     live_matches,
     match_state,
     match_summary,
@@ -20,6 +21,7 @@ from .state import (
 __all__ = [
     "acting_seat",
     "display_name",
+    "forget_player",
     "live_matches",
     "match_state",
     "match_summary",

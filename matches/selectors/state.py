@@ -10,6 +10,7 @@ one he asks for). "you" and "opponent" in a state are relative to that side.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
@@ -152,15 +153,18 @@ def _who(seat: int | None, side: Side) -> Who | None:
     return Who(seat, "you" if seat == side.seat else "opponent")
 
 
-# -- players and lobby: immutable once written, so cached in the process ------------------------
+# -- players and lobby: cached in the process -------------------------------------------------
 #
-# A player's kind and display name never change after sign-up, and a match's lobby row (invite
-# code, open challenge, reserved seat, rematch_of) never changes after creation: the state of a
-# match reads them from these small caches instead of joining five tables on every request.
+# A match's lobby row (invite code, open challenge, reserved seat, rematch_of) never changes
+# after creation, and a player's kind and display name change only when a guest signs up: the
+# state of a match reads them from these small caches instead of joining five tables on every
+# request. A player's entry is kept PROFILE_TTL seconds (and dropped at once in the process
+# that registers a guest), so other processes show a guest's new name and kind within that.
 # Only the pointer to a rematch appears later, and it is read only once a match is over.
 
 _CACHE_MAX = 20_000
-_profiles: OrderedDict[int, tuple[str, str]] = OrderedDict()
+PROFILE_TTL = 60.0
+_profiles: OrderedDict[int, tuple[float, tuple[str, str]]] = OrderedDict()
 _lobbies: OrderedDict[Any, LobbyInfo] = OrderedDict()
 _lock = Lock()
 
@@ -225,10 +229,12 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
     """(kind, display name) of users given as (user id, username)."""
     out: dict[int, tuple[str, str]] = {}
     missing: dict[int, str] = {}
+    now = time.monotonic()
     with _lock:
         for user_id, name in seats:
-            if user_id in _profiles:
-                out[user_id] = _profiles[user_id]
+            cached = _profiles.get(user_id)
+            if cached is not None and cached[0] > now:
+                out[user_id] = cached[1]
             else:
                 missing[user_id] = name
     if missing:
@@ -239,8 +245,14 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
         for user_id, name in missing.items():
             kind = "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
             out[user_id] = found.get(user_id, (kind, name))
-            _remember(_profiles, user_id, out[user_id])
+            _remember(_profiles, user_id, (now + PROFILE_TTL, out[user_id]))
     return out
+
+
+def forget_player(user_id: int) -> None:
+    """Drop a player's cached kind and name (a guest just signed up)."""
+    with _lock:
+        _profiles.pop(user_id, None)
 
 
 def player_kind(user: Any) -> str:

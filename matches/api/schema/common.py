@@ -45,6 +45,10 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         {"current_version": 14, "expected_version": 12},
     ),
     "match_full": ("This match already has two players.", None),
+    "already_registered": (
+        "This account is registered already: log out to sign up another.",
+        None,
+    ),
     "not_your_turn": ("It is not your turn.", None),
     "unsupported_media_type": ("This endpoint does not read that content type.", None),
     "illegal_play": (

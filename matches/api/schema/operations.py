@@ -53,12 +53,29 @@ signup = extend_schema(
     tags=["accounts"],
     operation_id="auth_signup",
     summary="Register a player (or a bot account) and get its token",
-    description="Creates the account and returns its API token. `bot: true` makes a bot"
-    " account for a third-party program: it plays through the same endpoints.",
+    description="Creates the account and returns its API token (201). `bot: true` makes a"
+    " bot account for a third-party program: it plays through the same endpoints.\n\n"
+    "**A guest signs up keeping his matches:** sent with a guest's token, the call turns"
+    " that guest account into the registered (or bot) account it describes: same id, same"
+    " token, every match and seat kept; 200. A registered or bot account's token gets 409"
+    " `already_registered`. Matches keep the name a player had when he sat down"
+    " (`players[].username`); his display name and kind follow the account.",
     request=rq.SignupSerializer,
     responses={
+        200: OpenApiResponse(
+            serializer_for(TokenResponse),
+            description="The guest of the token is now this account (matches kept).",
+            examples=[TOKEN_EXAMPLE],
+        ),
         201: OpenApiResponse(serializer_for(TokenResponse), examples=[TOKEN_EXAMPLE]),
-        **errors("invalid_request", "parse_error", "unsupported_media_type", "throttled"),
+        **errors(
+            "invalid_request",
+            "parse_error",
+            "unsupported_media_type",
+            "authentication_failed",
+            "already_registered",
+            "throttled",
+        ),
     },
     examples=[
         OpenApiExample(

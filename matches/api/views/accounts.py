@@ -6,15 +6,16 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.selectors import display_name
+from matches.selectors import display_name, forget_player
 from matches.store.models import PlayerProfile
 
+from ..authentication import TokenAuthentication
 from ..bodies import TokenResponse, User
 from ..contract import respond
 from ..errors import ApiError
@@ -42,21 +43,53 @@ def _token_response(user: Any, status: int) -> Response:
 
 
 class SignupView(APIView):
-    authentication_classes = ()
+    """A new account (201), or, sent with a guest's token, that guest registered (200)."""
+
+    authentication_classes = (TokenAuthentication,)
     throttle_classes = (AuthThrottle,)
 
     @docs.signup
     def post(self, request: Request) -> Response:
+        if request.user.is_authenticated and not _is_guest(request.user):
+            raise ApiError("already_registered")
         data = valid(SignupSerializer, request.data)
+        kind = PlayerProfile.Kind.BOT if data["bot"] else PlayerProfile.Kind.REGISTERED
+        if request.user.is_authenticated:
+            return _register_guest(request.user, data, kind)
         with transaction.atomic():
             user = get_user_model().objects.create_user(
                 username=data["username"], password=data["password"]
             )
-            kind = PlayerProfile.Kind.BOT if data["bot"] else PlayerProfile.Kind.REGISTERED
             PlayerProfile.objects.create(
                 user=user, kind=kind, display_name=data.get("display_name", "")
             )
             return _token_response(user, 201)
+
+
+def _is_guest(user: Any) -> bool:
+    profile = getattr(user, "tavla_profile", None)
+    return profile is not None and profile.kind == PlayerProfile.Kind.GUEST
+
+
+def _register_guest(guest: Any, data: dict[str, Any], kind: str) -> Response:
+    """The guest becomes the account `data` describes: the same user row (so every seat,
+    match and token stays his), a username, a password and a kind."""
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.select_for_update().get(pk=guest.pk)
+            profile = PlayerProfile.objects.select_for_update().get(user=user)
+            if profile.kind != PlayerProfile.Kind.GUEST:  # a concurrent sign-up came first
+                raise ApiError("already_registered")
+            user.username = data["username"]
+            user.set_password(data["password"])
+            user.save(update_fields=["username", "password"])
+            profile.kind = kind
+            profile.display_name = data.get("display_name") or profile.display_name
+            profile.save(update_fields=["kind", "display_name"])
+    except IntegrityError:  # the same username taken by a concurrent sign-up
+        raise ApiError("invalid_request", detail={"username": ["this username is taken"]}) from None
+    forget_player(user.pk)
+    return _token_response(user, 200)
 
 
 class LoginView(APIView):
