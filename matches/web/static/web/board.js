@@ -218,15 +218,24 @@ export function drawBoard(svg, model) {
 
 /**
  * Report the player's gestures on the board's spots: `onSpot(point)` for a click, a tap or
- * Enter/Space on a highlighted spot; `onDrag(from, to)` for a checker dragged from a source.
+ * Enter/Space on a highlighted spot; `onDrag(from, to)` for a checker dragged from a source
+ * to a target. Pressing on a checker that may move picks it up at once (its targets light up
+ * while it is dragged); the click that ends that press is then not a second pick.
  */
 export function listen(svg, { onSpot, onDrag }) {
   let drag = null;
   let swallowClick = false;
   const spotOf = (node) => (node && node.closest ? node.closest("[data-spot]") : null);
   svg.addEventListener("pointerdown", (e) => {
+    swallowClick = false;
     const spot = spotOf(e.target);
-    drag = spot && spot.classList.contains("source") ? { from: Number(spot.dataset.spot), x: e.clientX, y: e.clientY } : null;
+    drag = null;
+    if (!spot || !spot.classList.contains("source")) return;
+    drag = { from: Number(spot.dataset.spot), x: e.clientX, y: e.clientY };
+    if (!spot.classList.contains("selected")) {
+      swallowClick = true;
+      onSpot(drag.from);
+    }
   });
   svg.addEventListener("pointerup", (e) => {
     if (!drag) return;

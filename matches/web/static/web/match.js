@@ -316,6 +316,7 @@ export class MatchScreen {
     section.dataset.version = String(s.version);
     section.dataset.status = s.status;
     section.dataset.steps = String(this.steps.length);
+    section.dataset.toAct = s.to_act && s.status === "active" ? s.to_act.who : "";
     this.renderPlayers();
     this.renderStatus();
     this.renderActions();

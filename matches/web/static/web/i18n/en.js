@@ -105,7 +105,7 @@ export default {
   "result.lost": "You lost the match.",
   "result.winner": "{name} wins the match.",
   "result.aborted": "The match was aborted.",
-  "ended.timeout": "lost on time",
+  "ended.timeout": "out of time",
   "ended.forfeit": "left the match",
   "ended.resign": "by resignation",
   "ended.drop": "double dropped",
