@@ -12,7 +12,10 @@ NEXT = """() => {
   if (!s) return null;
   if (s.dataset.status === 'finished' || s.dataset.status === 'aborted') return 'over';
   if (document.querySelector('#board .spot.source')) return 'source';
-  const enabled = (a) => { const b = document.querySelector(`[data-action=${a}]`); return b && !b.disabled; };
+  const enabled = (a) => {
+    const b = document.querySelector(`[data-action=${a}]`);
+    return b && !b.disabled;
+  };
   for (const a of ['confirm', 'roll', 'accept', 'take']) if (enabled(a)) return a;
   return null;
 }"""
