@@ -8,6 +8,7 @@ the tables are emptied after each test)."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -79,6 +80,9 @@ def open_page(site: Site, browser: Any, transactional_db: Any) -> Iterator[Calla
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        if os.environ.get("TAVLA_BROWSER_DEBUG"):
+            page.on("console", lambda m: print(f"console {m.type}: {m.text}"))
+            page.on("requestfinished", lambda r: print(f"{time.time() % 100:.2f} {r.url[-70:]}"))
         page.goto(site.url + path)
         return page
 

@@ -57,14 +57,20 @@ def act(page: Any) -> str:
         page.locator("#board .spot.source").first.click()
         page.locator("#board .spot.target").first.click()
     elif what != "over":
+        page.confirmed_at = time.monotonic()  # when the last action was clicked
         page.click(f"[data-action={what}]")
     return what
 
 
 def take_turn(page: Any) -> str:
-    """Play until this page has confirmed a move (or the match is over)."""
+    """Play until this page has confirmed a move and shows its result (or the match is over)."""
     while True:
+        before = page.get_attribute("section.match", "data-version")
         what = act(page)
+        if what == "confirm":
+            page.wait_for_function(
+                "(v) => document.querySelector('section.match').dataset.version !== v", arg=before
+            )
         if what in ("confirm", "over"):
             return what
 

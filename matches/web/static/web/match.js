@@ -103,6 +103,7 @@ export class MatchScreen {
     this.stopped = true;
     if (this.stream) this.stream.stop();
     clearInterval(this.ticker);
+    clearInterval(this.rematchTimer);
     document.removeEventListener("keydown", this.onKey);
     connection(true);
   }
@@ -153,11 +154,24 @@ export class MatchScreen {
     return this.refreshing;
   }
 
+  /** A rematch offer writes no event to the finished match: while it is on screen, read
+   * its state again now and then to see one (`lobby.rematch`). */
+  watchRematch() {
+    const s = this.state;
+    const waiting = s.status === "finished" && s.settings.mode === "online" && s.side.role === "player" && !s.lobby.rematch;
+    if (waiting && !this.rematchTimer) this.rematchTimer = setInterval(() => this.refresh(), 4000);
+    if (!waiting && this.rematchTimer) {
+      clearInterval(this.rematchTimer);
+      this.rematchTimer = null;
+    }
+  }
+
   async setState(state) {
     if (this.stopped) return;
     if (this.state && state.version < this.state.version) return;
     const moved = !this.state || state.version !== this.state.version || state.side.seat !== this.state.side.seat;
     this.state = state;
+    this.watchRematch();
     this.receivedAt = performance.now();
     this.clockOffset = state.clock ? Date.parse(state.clock.now) - Date.now() : 0;
     if (moved) {
@@ -458,7 +472,8 @@ export class MatchScreen {
         } }, t("match.copy")));
     }
     if (s.lobby.rematch && s.status !== "active") {
-      box.push(h("a", { href: `#/match/${s.lobby.rematch}`, "data-rematch": s.lobby.rematch }, t("btn.rematch") + " →"));
+      const other = s.players[1 - s.side.seat];
+      box.push(h("span", { "data-rematch-offered": s.lobby.rematch, text: t("rematch.offered", { name: other ? seatName(s, other.seat) : "" }) }));
     }
     this.dom.lobby.replaceChildren(...box);
   }
