@@ -47,8 +47,17 @@ def port_open(port: int) -> bool:
 class Proc:
     """A child process in its own process group, its output in a log file."""
 
-    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        log: Path,
+        stop_signal: int = signal.SIGTERM,
+        grace: float = 15,
+    ) -> None:
         self.log = log
+        self.stop_signal = stop_signal
+        self.grace = grace
         with open(log, "ab") as out:
             self.popen = subprocess.Popen(
                 args,
@@ -67,9 +76,9 @@ class Proc:
 
     def stop(self) -> None:
         if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
+            os.killpg(self.popen.pid, self.stop_signal)
             try:
-                self.popen.wait(15)
+                self.popen.wait(self.grace)
             except subprocess.TimeoutExpired:
                 os.killpg(self.popen.pid, signal.SIGKILL)
                 self.popen.wait(5)
@@ -158,6 +167,8 @@ class Site:
             ],
             self.env,
             self.tmp / "web.log",
+            signal.SIGQUIT,  # at once: the long-polls still waiting need no goodbye
+            grace=2,  # (its worker threads would hold it until they end; then it is killed)
         )
         self.procs.append(web)
         wait_for(lambda: "ready." in worker.text(), 60, "the Celery worker to start", 0.2)

@@ -54,7 +54,8 @@ export function usedDice(dice, steps) {
 
 function seatName(state, seat) {
   const p = state.players[seat];
-  if (state.settings.mode === "hotseat" || !p) return t(`seat.${seat}`);
+  if (state.settings.mode === "hotseat") return t(`seat.${seat}`);
+  if (!p) return t("opponent");
   if (p.kind === "computer") return t("computer");
   return p.display_name || p.username;
 }
@@ -331,6 +332,7 @@ export class MatchScreen {
     section.dataset.status = s.status;
     section.dataset.steps = String(this.steps.length);
     section.dataset.toAct = s.to_act && s.status === "active" ? s.to_act.who : "";
+    section.classList.toggle("waiting", s.status === "waiting");
     this.renderPlayers();
     this.renderStatus();
     this.renderActions();

@@ -8,7 +8,6 @@ import { get, ApiError } from "./api.js";
 const WAIT = 25; // seconds the server may hold a poll
 const SLACK = 10_000; // ms beyond that before the page gives up on a silent connection
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Watch a match: `onEvents(events, version)` for every batch of new events in order,
@@ -20,6 +19,25 @@ export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
   let controller = null;
   let connected = true;
   let last = after;
+  let wake = null; // ends the pause between two tries at once (the browser is online again)
+
+  const pause = (ms) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  // The browser knows before any request does: say so at once and stop the waiting poll
+  // (it would hang until its own timeout); try again as soon as it is back.
+  const offline = () => {
+    setConnected(false);
+    if (controller) controller.abort();
+  };
+  const online = () => wake && wake();
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", online);
 
   const setConnected = (ok) => {
     if (ok !== connected) {
@@ -53,7 +71,7 @@ export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
           return;
         }
         setConnected(false);
-        await sleep(backoff);
+        await pause(backoff);
         backoff = Math.min(backoff * 2, 4000);
       }
     }
@@ -63,7 +81,10 @@ export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
   return {
     stop() {
       stopped = true;
+      window.removeEventListener("offline", offline);
+      window.removeEventListener("online", online);
       if (controller) controller.abort();
+      if (wake) wake();
     },
     seen(seq) {
       if (seq > last) last = seq;
