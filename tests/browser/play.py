@@ -96,3 +96,15 @@ def board_counts(page: Any) -> list[int]:
         int(page.get_attribute(f"#board .stack[data-point='{p}']", "data-count"))
         for p in range(1, 25)
     ]
+
+
+def events(page: Any) -> list[dict[str, Any]]:
+    """The match's events, from the API as the page's player reads them."""
+    return page.evaluate(
+        """async () => {
+            const id = location.hash.split('/').pop();
+            const r = await fetch(`/api/v1/matches/${id}/events?after=0`,
+                {headers: {Authorization: 'Token ' + localStorage.getItem('tavla.token')}});
+            return (await r.json()).events;
+        }"""
+    )

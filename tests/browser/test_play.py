@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .play import become_guest, play_to_end, start_match, status
+from .play import become_guest, events, play_to_end, start_match, status
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +20,7 @@ def test_a_guest_plays_a_whole_hotseat_match_to_one_point(open_page) -> None:
     print(f"hot-seat match: {clicks} clicks in {time.monotonic() - started:.1f} s")
     assert page.get_attribute("section.match", "data-status") == "finished"
     assert "wins the match" in status(page)
+    assert_passes_announced(page)
     assert page.locator("[data-action=rematch]").is_visible()
     assert page.errors == []
 
@@ -33,4 +34,14 @@ def test_a_guest_plays_the_computer_to_the_end(open_page) -> None:
     print(f"vs computer: {clicks} clicks in {time.monotonic() - started:.1f} s")
     assert page.get_attribute("section.match", "data-status") == "finished"
     assert status(page) in ("You won the match!", "You lost the match.")
+    assert_passes_announced(page)
     assert page.errors == []
+
+
+def assert_passes_announced(page) -> None:
+    """Every roll the server passed (no legal move) was announced on the page."""
+    passed = [e for e in events(page) if e["type"] == "passed"]
+    page.wait_for_selector(f"section.match[data-passes='{len(passed)}']", timeout=5_000)
+    if passed:
+        assert "cannot move: the turn passes" in page.inner_text("#notices")
+    print(f"{len(passed)} forced passes announced")

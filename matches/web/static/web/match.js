@@ -77,6 +77,8 @@ export class MatchScreen {
     this.selected = null;
     this.busy = false;
     this.notices = [];
+    this.passes = 0; // forced passes announced (the server passes a roll that cannot move)
+    this.lastDice = null;
     this.refreshing = null;
     this.refreshAgain = false;
     this.receivedAt = 0;
@@ -112,12 +114,13 @@ export class MatchScreen {
   // -- state -------------------------------------------------------------------------------
 
   onEvents(events) {
-    let last = null;
     for (const e of events) {
       const name = (seat) => (this.state ? seatName(this.state, seat) : "");
-      if (e.type === "rolled") last = e.data.dice;
-      if (e.type === "passed" && last) {
-        this.notice(t("notice.passed", { name: name(e.data.seat), dice: last.join("–") }));
+      if (e.type === "rolled") this.lastDice = e.data.dice;
+      if (e.type === "passed") {
+        const dice = (this.lastDice || []).join("–");
+        this.passes += 1;
+        this.notice(t("notice.passed", { name: name(e.data.seat), dice }));
       }
       if (e.type === "opening_roll" && e.data.dice) {
         const [a, b] = e.data.dice;
@@ -132,6 +135,7 @@ export class MatchScreen {
   notice(message) {
     this.notices = [...this.notices.slice(-2), message];
     this.renderNotices();
+    if (this.dom) this.root.querySelector("section.match").dataset.passes = String(this.passes);
   }
 
   async refresh() {
@@ -331,6 +335,7 @@ export class MatchScreen {
     section.dataset.version = String(s.version);
     section.dataset.status = s.status;
     section.dataset.steps = String(this.steps.length);
+    section.dataset.passes = String(this.passes);
     section.dataset.toAct = s.to_act && s.status === "active" ? s.to_act.who : "";
     section.classList.toggle("waiting", s.status === "waiting");
     this.renderPlayers();
