@@ -122,9 +122,9 @@ export class MatchScreen {
         this.passes += 1;
         this.notice(t("notice.passed", { name: name(e.data.seat), dice }));
       }
-      if (e.type === "opening_roll" && e.data.dice) {
-        const [a, b] = e.data.dice;
-        if (a !== b) this.notice(t("notice.opening", { a: name(0) + " " + a, b: name(1) + " " + b, name: name(a > b ? 0 : 1) }));
+      if (e.type === "opening_roll") {
+        const [a, b] = [e.data.die0, e.data.die1];
+        if (a !== b) this.notice(t("notice.opening", { a: `${name(0)} ${a}`, b: `${name(1)} ${b}`, name: name(a > b ? 0 : 1) }));
       }
       if (e.type === "resign_rejected") this.notice(t("notice.rejected"));
     }
