@@ -28,6 +28,7 @@ from matches.store.events import (
     OpeningRolled,
     Passed,
     PlayerJoined,
+    RematchOffered,
     ResignAccepted,
     ResignOffered,
     ResignRejected,
@@ -398,6 +399,8 @@ def describe(
                 text += f" ({event.reason})"
         case Aborted():
             text = "Match aborted" + (f": {event.reason}" if event.reason else "")
+        case RematchOffered():
+            text = f"{who(event.seat)} offers a rematch (match {event.match_id})"
         case _:  # pragma: no cover - every event type is listed above
             text = event.type
     if ended is not None:

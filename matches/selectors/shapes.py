@@ -39,6 +39,12 @@ Action = Literal[
     "roll", "play", "double", "take", "drop", "resign", "accept", "reject", "join", "abort",
     "rematch",
 ]  # fmt: skip
+EventType = Literal[
+    "match_created", "player_joined", "opening_roll", "rolled", "moved", "passed",
+    "cube_offered", "cube_taken", "cube_dropped", "resign_offered", "resign_accepted",
+    "resign_rejected", "timed_out", "forfeited", "aborted", "rematch_offered",
+]  # fmt: skip
+"""The stored event types (matches/store/events.py EVENT_TYPES; a test keeps them equal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +269,7 @@ class MatchSummary:
 @dataclass(frozen=True, slots=True)
 class Event:
     seq: int
-    type: str
+    type: EventType
     at: datetime
     data: Annotated[dict[str, Any], "The event's payload; seats are 0 and 1."]
 

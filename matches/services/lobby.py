@@ -181,4 +181,8 @@ def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
         seat=seat,
     )
     online = old.mode == Match.Mode.ONLINE
-    return open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)
+    view = open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)
+    if view.match_id is not None:  # always: a created match has its id
+        # the old match's stream says where the rematch is (its followers see it at once)
+        play.match_offer_rematch(match_id=old.pk, user=user, rematch_id=view.match_id)
+    return view

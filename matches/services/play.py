@@ -23,7 +23,14 @@ import games.rules as rules
 from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings
 from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
 from matches.store.dice import SECRET_DICE, DiceSource
-from matches.store.events import Event, MatchCreated, PlayerJoined, TimedOut, event_for_action
+from matches.store.events import (
+    Event,
+    MatchCreated,
+    PlayerJoined,
+    RematchOffered,
+    TimedOut,
+    event_for_action,
+)
 from matches.store.models import Match
 from matches.store.plays import chosen_play, plays_on_turn
 from matches.store.replay import MatchView
@@ -254,6 +261,24 @@ _PLAYER_ACTIONS = (
     rules.AcceptResign,
     rules.RejectResign,
 )
+
+
+def match_offer_rematch(
+    *, match_id: UUID, user: Any, rematch_id: UUID, now: datetime | None = None
+) -> MatchView:
+    """Record in a finished match's stream that one of its players offers a rematch (the new
+    match `rematch_id`): whoever follows the stream learns of it without asking again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        view = load_view(match.pk, version=match.version)
+        if not _state(view).is_over:
+            raise IllegalAction("a rematch is offered once the match is over")
+        seats = view.seats_of(user.pk)
+        if not seats:
+            raise NotAPlayer("you do not play in this match")
+        offered = RematchOffered(seats[0], str(rematch_id))
+        return append(match, view, [offered], actor_id=_id(user), at=now)
 
 
 # -- the command path -------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Each event has a `type` (the name stored in `MatchEvent.type`) and a payload wit
 schema version `v`. Every non-deterministic input is in the event: the dice in the payload,
 the acting user and the time in the row (`MatchEvent.actor`, `MatchEvent.created_at`).
 `to_action()` turns an event into the rules engine's action; events that only concern the
-store (creation, seats) have none. This module imports nothing from Django.
+store (creation, seats, a rematch offered after the end) have none. This module imports
+nothing from Django.
 """
 
 from __future__ import annotations
@@ -232,6 +233,16 @@ class Aborted(Event):
         return rules.Abort(self.reason)
 
 
+@dataclass(frozen=True)
+class RematchOffered(Event):
+    """A player of a finished match asked for a rematch: the new match's id. It changes
+    nothing in the game; it tells whoever follows this match's stream where the rematch is."""
+
+    type: ClassVar[str] = "rematch_offered"
+    seat: int
+    match_id: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -250,6 +261,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TimedOut,
         Forfeited,
         Aborted,
+        RematchOffered,
     )
 }
 

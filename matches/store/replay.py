@@ -17,7 +17,7 @@ from uuid import UUID
 import games.rules as rules
 from games.rules import Clock, ClockSettings
 
-from .events import Event, MatchCreated, PlayerJoined, event_from_payload
+from .events import Event, MatchCreated, PlayerJoined, RematchOffered, event_from_payload
 
 
 class ReplayError(Exception):
@@ -61,6 +61,7 @@ class MatchView:
     finished_at: datetime | None = None
     moves: int = 0  # plays and passes so far: a match with none may still be aborted
     clock: Clock | None = None  # online matches with a clock: reserves and the running move
+    rematch: str | None = None  # the id of the rematch offered once the match is over
 
     @property
     def full(self) -> bool:
@@ -92,6 +93,9 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
         raise ReplayError(f"event seq {stored.seq} follows {v['version']}: the stream has a gap")
     event = stored.event
     v["version"] = stored.seq
+    if isinstance(event, RematchOffered):  # after the end: the game is unchanged
+        v["rematch"] = event.match_id
+        return
     v["last_at"] = stored.at
     if isinstance(event, MatchCreated):
         v["created"] = event

@@ -358,7 +358,9 @@ rematch = extend_schema(
     summary="Rematch: a new match with the same settings and players",
     description="Hot-seat and computer rematches start at once. Online: the new match"
     " waits for the old opponent (offered to him only); if he asked for the rematch"
-    " first, this joins it. The old match's `lobby.rematch` points to the new one.",
+    " first, this joins it. The old match's `lobby.rematch` points to the new one, and"
+    " its event stream gets a `rematch_offered` event (`seat`, `match_id`), so a client"
+    " following the old match (long-poll or push) learns of the offer at once.",
     request=None,
     parameters=[MATCH_ID, IDEMPOTENCY_KEY],
     responses={
@@ -440,7 +442,10 @@ events = extend_schema(
     summary="The match's events after a sequence number, with long-poll",
     description="Events with seq > `after`, oldest first. With `wait` (seconds, at most"
     " 30) and nothing new, the request waits until an event arrives or the time is up"
-    " (then `events` is empty). Clients loop with `after` = the last seq they saw.",
+    " (then `events` is empty). Clients loop with `after` = the last seq they saw.\n\n"
+    "`data` is the event's payload (seats are 0 and 1). After the end of a match one more"
+    " type may arrive: `rematch_offered` (`seat`: who asked, `match_id`: the new match),"
+    " which changes nothing in the finished match.",
     parameters=[MATCH_ID, rq.EventsQuerySerializer],
     responses={
         200: OpenApiResponse(
@@ -469,7 +474,24 @@ events = extend_schema(
                             },
                         ],
                     },
-                )
+                ),
+                OpenApiExample(
+                    "a rematch offered after the end",
+                    value={
+                        "version": 88,
+                        "events": [
+                            {
+                                "seq": 88,
+                                "type": "rematch_offered",
+                                "at": "2026-05-01T12:40:02+00:00",
+                                "data": {
+                                    "seat": 0,
+                                    "match_id": "5f0c6a8e-2d4b-4f0e-9a51-0c3b7d9e1f22",
+                                },
+                            },
+                        ],
+                    },
+                ),
             ],
         ),
         **errors("invalid_request", "match_not_found", "authentication_failed"),

@@ -106,7 +106,6 @@ export class MatchScreen {
     this.stopped = true;
     if (this.stream) this.stream.stop();
     clearInterval(this.ticker);
-    clearInterval(this.rematchTimer);
     document.removeEventListener("keydown", this.onKey);
     connection(true);
   }
@@ -159,24 +158,11 @@ export class MatchScreen {
     return this.refreshing;
   }
 
-  /** A rematch offer writes no event to the finished match: while it is on screen, read
-   * its state again now and then to see one (`lobby.rematch`). */
-  watchRematch() {
-    const s = this.state;
-    const waiting = s.status === "finished" && s.settings.mode === "online" && s.side.role === "player" && !s.lobby.rematch;
-    if (waiting && !this.rematchTimer) this.rematchTimer = setInterval(() => this.refresh(), 4000);
-    if (!waiting && this.rematchTimer) {
-      clearInterval(this.rematchTimer);
-      this.rematchTimer = null;
-    }
-  }
-
   async setState(state) {
     if (this.stopped) return;
     if (this.state && state.version < this.state.version) return;
     const moved = !this.state || state.version !== this.state.version || state.side.seat !== this.state.side.seat;
     this.state = state;
-    this.watchRematch();
     this.receivedAt = performance.now();
     this.clockOffset = state.clock ? Date.parse(state.clock.now) - Date.now() : 0;
     if (moved) {
