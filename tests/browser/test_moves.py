@@ -139,3 +139,26 @@ def test_a_reload_in_the_middle_of_a_match_restores_it(open_page) -> None:
     assert page.locator("#board .die").count() == dice
     take_turn(page)  # and play goes on
     assert page.errors == []
+
+
+def test_the_cube_double_and_take(open_page) -> None:
+    page = open_page()
+    become_guest(page)
+    page.click("form.new-match details.advanced summary")
+    page.check("form.new-match input[name=cube]")
+    start_match(page, "hotseat", 5)
+    assert page.locator("#board .cube").get_attribute("aria-label") == "Cube 1"
+    take_turn(page)  # the opening move; now the other seat may double before rolling
+    page.wait_for_selector("[data-action=double]:not([disabled])")
+    doubler = page.inner_text(".player.near .name")
+    page.click("[data-action=double]")
+    page.wait_for_selector("[data-action=take]:not([disabled])")
+    assert page.locator("#board .cube.offered").count() == 1
+    assert "take or drop the double to 2" in status(page)
+    page.click("[data-action=take]")
+    page.wait_for_selector("[data-action=roll]:not([disabled])")
+    assert page.inner_text(".player.near .name") == doubler  # back to the doubler's roll
+    assert page.locator("#board .cube").get_attribute("aria-label") == "Cube 2"
+    assert page.locator("#board .cube.offered").count() == 0
+    assert "double" not in page.locator("#actions").inner_text().lower()  # the taker owns it
+    assert page.errors == []

@@ -45,7 +45,9 @@ def test_an_online_match_through_an_invite_link(open_page) -> None:
     ana, bora, match_id = invite_and_join(open_page)
     assert "Bora" in ana.inner_text(".player.far")
     assert "Ana" in bora.inner_text(".player.far")
-    watcher = open_page(f"#/match/{match_id}")  # anyone may watch a public match
+    watcher = open_page()  # anyone may watch a public match: from the live list
+    become_guest(watcher)
+    watcher.click(f"#live li[data-match='{match_id}'] a")
     watcher.wait_for_selector("section.match[data-status=active]")
     assert "You are watching" in status(watcher)
     assert watcher.locator("#board .spot").count() == 0
