@@ -5,9 +5,6 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-LANGUAGES = ("en", "sr-Latn", "tr")
-
-
 def wants_html(request: HttpRequest) -> bool:
     """A browser navigating here (Accept: text/html before any JSON), not an API client."""
     accept = request.headers.get("Accept", "")
@@ -20,6 +17,6 @@ def wants_html(request: HttpRequest) -> bool:
 
 def shell(request: HttpRequest) -> HttpResponse:
     """The page: the client picks the language from the browser (or the player's choice)."""
-    response = render(request, "web/shell.html", {"languages": LANGUAGES})
+    response = render(request, "web/shell.html")
     response["Vary"] = "Accept"
     return response
