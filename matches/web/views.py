@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+
 def wants_html(request: HttpRequest) -> bool:
     """A browser navigating here (Accept: text/html before any JSON), not an API client."""
     accept = request.headers.get("Accept", "")

@@ -71,7 +71,7 @@ def _is_guest(user: Any) -> bool:
     return profile is not None and profile.kind == PlayerProfile.Kind.GUEST
 
 
-def _register_guest(guest: Any, data: dict[str, Any], kind: str) -> Response:
+def _register_guest(guest: Any, data: dict[str, Any], kind: Any) -> Response:
     """The guest becomes the account `data` describes: the same user row (so every seat,
     match and token stays his), a username, a password and a kind."""
     try:
