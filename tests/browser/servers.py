@@ -6,42 +6,17 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.servers import Redis, free_port, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(check: Callable[[], Any], timeout: float, what: str, step: float = 0.1) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
-def port_open(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
 
 
 class Proc:
@@ -89,7 +64,7 @@ class Site:
 
     def __init__(self, tmp: Path, db: dict[str, Any]) -> None:
         self.tmp = tmp
-        self.redis_port = free_port()
+        self.redis = Redis(tmp)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.env = {
@@ -98,7 +73,7 @@ class Site:
             "DEBUG": "true",  # static files straight from the apps (no collectstatic)
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "DATABASE_CONN_MAX_AGE": "0",
-            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+            "CELERY_BROKER_URL": self.redis.url,
             "CELERY_VISIBILITY_TIMEOUT": "60",
             "CELERY_HEARTBEAT_SECONDS": "3600",
             "API_THROTTLE_AUTH": "10000/min",
@@ -111,28 +86,7 @@ class Site:
         self.procs: list[Proc] = []
 
     def start(self) -> None:
-        subprocess.run(
-            [
-                "redis-server",
-                "--port",
-                str(self.redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "yes",
-                "--dir",
-                str(self.tmp),
-                "--pidfile",
-                str(self.tmp / "redis.pid"),
-            ],
-            check=True,
-            capture_output=True,
-        )
-        wait_for(lambda: port_open(self.redis_port), 5, "redis to start")
+        self.redis.start()
         worker = Proc(
             [
                 str(BIN / "celery"),
@@ -184,9 +138,8 @@ class Site:
     def stop(self) -> None:
         for proc in reversed(self.procs):
             proc.stop()
-        subprocess.run(
-            ["redis-cli", "-p", str(self.redis_port), "shutdown", "nosave"], capture_output=True
-        )
+        if self.redis.up():
+            self.redis.stop()
 
     def logs(self) -> str:
         return "\n".join(f"--- {p.log.name}\n{p.text()[-4000:]}" for p in self.procs)
