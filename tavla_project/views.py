@@ -15,6 +15,13 @@ LINKS = {
     "health": "/healthz",
     "web": "/",
 }
+PAGE_LINKS = {
+    "API": LINKS["api"],
+    "OpenAPI": LINKS["schema"],
+    "Swagger UI": LINKS["docs"],
+    "Redoc": LINKS["redoc"],
+}
+"""The web page's footer: where a developer finds the API."""
 
 
 @require_GET
@@ -22,8 +29,9 @@ def index(request: HttpRequest) -> HttpResponse:
     """`/`, negotiated on Accept: the web client for a browser; for every other client, where
     the API and its documentation are (JSON)."""
     if wants_html(request):
-        return shell(request)
-    response = JsonResponse({"name": "tavla", **LINKS})
+        response = shell(request, PAGE_LINKS)
+    else:
+        response = JsonResponse({"name": "tavla", **LINKS})
     response["Vary"] = "Accept"
     return response
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -16,8 +18,7 @@ def wants_html(request: HttpRequest) -> bool:
     return json_at < 0 or html < json_at
 
 
-def shell(request: HttpRequest) -> HttpResponse:
-    """The page: the client picks the language from the browser (or the player's choice)."""
-    response = render(request, "web/shell.html")
-    response["Vary"] = "Accept"
-    return response
+def shell(request: HttpRequest, links: Mapping[str, str]) -> HttpResponse:
+    """The page (the client picks the language from the browser, or the player's choice); its
+    footer links `links` (name -> path: the API and its documentation)."""
+    return render(request, "web/shell.html", {"links": links.items()})

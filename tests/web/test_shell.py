@@ -24,6 +24,8 @@ def test_a_browser_gets_the_page() -> None:
     assert '<script type="module" src="/static/web/app.js">' in html
     assert 'href="/static/web/style.css"' in html
     assert "http://" not in html and "https://" not in html  # nothing from elsewhere
+    for path in ("/api/v1/", "/api/v1/schema", "/api/v1/docs", "/api/v1/redoc"):
+        assert f'href="{path}"' in html  # the footer: where a developer finds the API
 
 
 @pytest.mark.parametrize("accept", ["application/json", "*/*", "", "application/json, text/html"])
@@ -32,7 +34,17 @@ def test_an_api_client_gets_json(accept: str) -> None:
     r = Client().get("/", **headers)
     assert r.status_code == 200
     assert r["Content-Type"] == "application/json"
-    assert r.json()["api"] == "/api/v1/"
+    assert "Accept" in r["Vary"]
+    assert r.json() == {
+        "name": "tavla",
+        "api": "/api/v1/",
+        "schema": "/api/v1/schema",
+        "docs": "/api/v1/docs",
+        "redoc": "/api/v1/redoc",
+        "admin": "/admin/",
+        "health": "/healthz",
+        "web": "/",
+    }
 
 
 def test_the_modules_and_styles_are_served_by_the_project() -> None:
