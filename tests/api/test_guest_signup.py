@@ -127,3 +127,15 @@ def test_a_blank_display_name_is_no_name() -> None:
         format="json",
     )
     assert r.status_code == 200 and r.json()["user"]["display_name"] == "blanky"
+
+
+def test_the_cached_token_follows_the_sign_up(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.TAVLA_TOKEN_CACHE = "default"  # the token's account read from the cache
+    g = guest("Gina")
+    assert g.get("/me").json()["kind"] == "guest"  # cached now
+    r = g.post("/auth/signup", {"username": "gina", "password": PASSWORD})
+    assert r.status_code == 200
+    me = g.get("/me").json()
+    assert (me["username"], me["kind"]) == ("gina", "registered")
+    r = g.post("/auth/signup", {"username": "gina3", "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["code"] == "already_registered"

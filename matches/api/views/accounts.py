@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from matches.selectors import display_name, forget_player
 from matches.store.models import PlayerProfile
 
-from ..authentication import TokenAuthentication
+from ..authentication import TokenAuthentication, forget_user_tokens
 from ..bodies import TokenResponse, User
 from ..contract import respond
 from ..errors import ApiError
@@ -88,7 +88,10 @@ def _register_guest(guest: Any, data: dict[str, Any], kind: Any) -> Response:
             profile.save(update_fields=["kind", "display_name"])
     except IntegrityError:  # the same username taken by a concurrent sign-up
         raise ApiError("invalid_request", detail={"username": ["this username is taken"]}) from None
+    # Committed: the name and kind cached for the state, and the token's cached account (the
+    # user's save forgot it too, but a request in between could have cached the guest again).
     forget_player(user.pk)
+    forget_user_tokens(None, user)
     return _token_response(user, 200)
 
 
