@@ -2,8 +2,11 @@
 
 Same answer as ever (`{"version", "events"}`), but a waiting request is a coroutine following
 the match through the process's hub, not a thread polling the database: thousands can wait
-at once. A match that is over answers at once (nothing more can come). A seated player waiting
-here is connected (the hub touches his presence while he waits).
+at once. An aborted match answers at once (nothing more can come); a finished one waits like
+any other, since its players may still offer a rematch (a `rematch_offered` event, the one
+event after the end): a client following it hears of the offer, and one that simply polls
+again is never answered in a busy loop. A seated player waiting here is connected (the hub
+touches his presence while he waits).
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from matches.api.permissions import readable_match
 from matches.api.requests import EventsQuerySerializer
 from matches.api.schema import operations as docs
 from matches.api.views.common import query
+from matches.store.models import Match
 from matches.store.streams import stored_events
 
 from .db import in_thread
 from .follow import Follower
-from .hub import OVER, Hub
+from .hub import Hub
 from .messages import events_json
 from .views import AsyncAPIView
 
@@ -38,7 +42,7 @@ class EventsView(AsyncAPIView):
         match = await in_thread(readable_match, match_id, request.user)
         after = q["after"]
         wait = min(q["wait"], getattr(settings, "TAVLA_LONG_POLL_MAX", 30))
-        if wait <= 0 or match.status in OVER:
+        if wait <= 0 or match.status == Match.Status.ABORTED:
             events = await in_thread(_events_after, match.pk, after)
         else:
             events = await _wait_for_events(match, after, wait, request.user)
@@ -52,7 +56,7 @@ async def _wait_for_events(match: Any, after: int, wait: float, user: Any) -> li
     try:
         deadline = time.monotonic() + wait
         events = await follower.next_batch()
-        while not events and not follower.over:
+        while not events:  # a finished match too: a rematch may be offered
             left = deadline - time.monotonic()
             if left <= 0 or not await follower.wait(left):
                 break
