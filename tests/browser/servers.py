@@ -1,6 +1,7 @@
-"""The real processes the browser tests run against: our own redis-server on a free port, a
-Celery worker (the computer's turns, the clock's deadlines) and the web server (gunicorn), all
-on pytest-django's PostgreSQL test database."""
+"""The real processes the browser tests run against, as deployed: our own redis-server on a
+free port (broker, channel layer, cache), a Celery worker (the computer's turns, the clock's
+deadlines) and the ASGI web server (gunicorn with a uvicorn worker, deploy/gunicorn.conf.py),
+all on pytest-django's PostgreSQL test database."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class Proc:
 
 
 class Site:
-    """Redis, a Celery worker and gunicorn serving the project on the test database."""
+    """Redis, a Celery worker and the ASGI server serving the project on the test database."""
 
     def __init__(self, tmp: Path, db: dict[str, Any]) -> None:
         self.tmp = tmp
@@ -74,6 +75,10 @@ class Site:
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "DATABASE_CONN_MAX_AGE": "0",
             "CELERY_BROKER_URL": self.redis.url,
+            "CHANNEL_LAYER_URL": self.redis.url[:-1] + "1",
+            "CACHE_URL": self.redis.url[:-1] + "2",
+            "WEB_CONCURRENCY": "1",
+            "WEB_THREADS": "16",
             "CELERY_VISIBILITY_TIMEOUT": "60",
             "CELERY_HEARTBEAT_SECONDS": "3600",
             "API_THROTTLE_AUTH": "10000/min",
@@ -109,20 +114,18 @@ class Site:
         web = Proc(
             [
                 str(BIN / "gunicorn"),
-                "tavla_project.wsgi",
+                "tavla_project.asgi:application",
+                "-c",
+                "deploy/gunicorn.conf.py",
                 "--bind",
                 f"127.0.0.1:{self.port}",
-                "--workers",
-                "1",
-                "--threads",
-                "32",
-                "--timeout",
-                "60",
+                "--access-logfile",
+                "/dev/null",
             ],
             self.env,
             self.tmp / "web.log",
             signal.SIGQUIT,  # at once: the long-polls still waiting need no goodbye
-            grace=2,  # (its worker threads would hold it until they end; then it is killed)
+            grace=5,
         )
         self.procs.append(web)
         wait_for(lambda: "ready." in worker.text(), 60, "the Celery worker to start", 0.2)
