@@ -4,8 +4,8 @@ Each event has a `type` (the name stored in `MatchEvent.type`) and a payload wit
 schema version `v`. Every non-deterministic input is in the event: the dice in the payload,
 the acting user and the time in the row (`MatchEvent.actor`, `MatchEvent.created_at`).
 `to_action()` turns an event into the rules engine's action; events that only concern the
-store (creation, seats, a rematch offered after the end) have none. This module imports
-nothing from Django.
+store (creation, seats, a rematch offered after the end, staff marking a match unrated) have
+none. This module imports nothing from Django.
 """
 
 from __future__ import annotations
@@ -79,6 +79,9 @@ class MatchCreated(Event):
     clock: dict[str, int] | None = None
     computer_level: str = ""
     game: str = "tavla"  # streams written before long nardy existed are tavla
+    # Counts for the ratings when both players may be rated (docs/ratings.md). Streams written
+    # before ratings existed have no flag: their online matches were rated by default.
+    rated: bool = True
 
     def settings(self) -> rules.MatchSettings:
         return rules.MatchSettings(
@@ -98,6 +101,9 @@ class PlayerJoined(Event):
     seat: int
     user_id: int | None  # None for a named player without an account (imported matches)
     name: str
+    # The account's kind when he sat down (registered, guest, bot, computer): ratings need the
+    # kind the match was played as, even if a guest registers later. "" in older streams.
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -243,6 +249,17 @@ class RematchOffered(Event):
     match_id: str
 
 
+@dataclass(frozen=True)
+class MarkedUnrated(Event):
+    """Staff took the match out of the ratings (the acting staff member is the event's actor).
+
+    It changes nothing in the game and may follow the end of the match; the ratings are
+    recomputed without it (docs/ratings.md)."""
+
+    type: ClassVar[str] = "marked_unrated"
+    reason: str = ""
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -262,6 +279,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Forfeited,
         Aborted,
         RematchOffered,
+        MarkedUnrated,
     )
 }
 

@@ -83,6 +83,11 @@ class Match(models.Model):
         help_text='Seconds: {"delay", "reserve", "max_move", "reconnect"}; null = no clock.',
     )
     public = models.BooleanField(default=True, help_text="Anyone may spectate.")
+    rated = models.BooleanField(
+        default=False,
+        help_text="Counts for the ratings (online, match play, not marked unrated by staff);"
+        " whether it does also depends on the players: docs/ratings.md.",
+    )
 
     # --- seats ---
     player0 = models.ForeignKey(
@@ -391,3 +396,160 @@ class MatchLobby(models.Model):
 
     def __str__(self) -> str:
         return f"lobby {self.invite_code} of {self.match_id}"
+
+
+# -- ratings (docs/ratings.md): a projection of the event streams, rebuilt by rebuild_ratings ----
+
+
+class PlayerRating(models.Model):
+    """A player's FIBS rating and experience in one game (matches/services/ratings.py).
+
+    Written in the transaction that stores the end of a rated match; recomputed from the events
+    by `manage.py rebuild_ratings`. Players without a row have the starting rating."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(max_length=16, choices=[(v.value, v.value) for v in Variant])
+    rating = models.FloatField(default=1500.0)
+    experience = models.PositiveIntegerField(
+        default=0, help_text="The sum of the lengths of his rated matches."
+    )
+    matches = models.PositiveIntegerField(default=0, help_text="Rated matches played.")
+    wins = models.PositiveIntegerField(default=0)
+    last_match_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["user", "game"], name="playerrating_user_game"),
+        )
+        indexes = (models.Index(fields=["game", "-rating"], name="playerrating_leaderboard"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.rating:.2f} (experience {self.experience})"
+
+    @property
+    def losses(self) -> int:
+        return self.matches - self.wins
+
+
+class RatingChange(models.Model):
+    """One player's rating change by one rated match: the history (and the order of the fold).
+
+    `order` is the id of the event that ended the match: rated matches of a game end one at a
+    time (an advisory lock per game), so ids of those events follow the order the ratings were
+    applied in, and the rebuild folds them in that order."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.CharField(max_length=16, choices=[(v.value, v.value) for v in Variant])
+    order = models.BigIntegerField(help_text="The id of the event that ended the match.")
+    length = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    opponent_rating = models.FloatField(help_text="The opponent's rating before the match.")
+    experience_before = models.PositiveIntegerField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["match", "user"], name="ratingchange_match_user"),
+        )
+        indexes = (
+            models.Index(fields=["user", "game", "-order"], name="ratingchange_history"),
+            models.Index(fields=["user", "opponent"], name="ratingchange_pair"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.change:+.2f} in {self.match_id}"
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+class EarlyExit(models.Model):
+    """A player left an online match before moving: aborted it, or lost it on time or by
+    forfeit before his first move (docs/ratings.md, "Abuse"). Written with the event that
+    ended the match; the seek queue refuses players with too many recent ones."""
+
+    class Kind(models.TextChoices):
+        ABORTED = "aborted", "Aborted before the first move"
+        TIMEOUT = "timeout", "Lost on time before moving"
+        FORFEIT = "forfeit", "Forfeited before moving"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="early_exits"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="early_exits")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["match", "user"], name="earlyexit_match_user"),
+        )
+        indexes = (models.Index(fields=["user", "-at"], name="earlyexit_user_at"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} {self.match_id}"
+
+
+class Seek(models.Model):
+    """A player asking to be paired with anyone of similar rating (matches/services/seeks.py).
+
+    At most one waiting seek per player (a partial unique index). Pairing is decided under an
+    advisory lock per pool (game, length, cube, clock), so a seek is paired once."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        PAIRED = "paired", "Paired: the match started"
+        CANCELLED = "cancelled", "Cancelled by the player"
+        EXPIRED = "expired", "Expired: the player was gone"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16, choices=[(v.value, v.value) for v in Variant])
+    length = models.PositiveSmallIntegerField()
+    cube = models.BooleanField()
+    clock_preset = models.CharField(max_length=16)
+    rating = models.FloatField(help_text="The seeker's rating in the game when he asked.")
+    rating_min = models.FloatField(null=True, blank=True)
+    rating_max = models.FloatField(null=True, blank=True)
+    computer_level = models.CharField(max_length=32, blank=True, default="")
+    computer_after = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds after which the computer plays him instead."
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    tried_step = models.PositiveSmallIntegerField(
+        default=0, help_text="The widest window a pairing was tried with (polls retry wider)."
+    )
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="waiting"), name="seek_one_waiting_per_user"
+            ),
+        )
+        indexes = (
+            models.Index(
+                fields=["game", "length", "cube", "clock_preset", "created_at"],
+                condition=Q(status="waiting"),
+                name="seek_waiting_pool",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"seek {self.id} of {self.user} ({self.status})"

@@ -17,7 +17,14 @@ from uuid import UUID
 import games.rules as rules
 from games.rules import Clock, ClockSettings
 
-from .events import Event, MatchCreated, PlayerJoined, RematchOffered, event_from_payload
+from .events import (
+    Event,
+    MarkedUnrated,
+    MatchCreated,
+    PlayerJoined,
+    RematchOffered,
+    event_from_payload,
+)
 
 
 class ReplayError(Exception):
@@ -43,6 +50,7 @@ class StoredEvent:
 class Seat:
     user_id: int | None
     name: str
+    kind: str = ""  # as recorded when he sat down ("" in streams older than ratings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,7 @@ class MatchView:
     moves: int = 0  # plays and passes so far: a match with none may still be aborted
     clock: Clock | None = None  # online matches with a clock: reserves and the running move
     rematch: str | None = None  # the id of the rematch offered once the match is over
+    marked_unrated: bool = False  # staff took it out of the ratings (a marked_unrated event)
 
     @property
     def full(self) -> bool:
@@ -96,6 +105,9 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
     if isinstance(event, RematchOffered):  # after the end: the game is unchanged
         v["rematch"] = event.match_id
         return
+    if isinstance(event, MarkedUnrated):  # a staff decision: the game and its times stay
+        v["marked_unrated"] = True
+        return
     v["last_at"] = stored.at
     if isinstance(event, MatchCreated):
         v["created"] = event
@@ -105,7 +117,7 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
             v["clock"] = Clock.new(ClockSettings.from_json(event.clock, check=False))
     elif isinstance(event, PlayerJoined):
         seats = list(v["seats"])
-        seats[event.seat] = Seat(event.user_id, event.name)
+        seats[event.seat] = Seat(event.user_id, event.name, event.kind)
         v["seats"] = (seats[0], seats[1])
         if seats[0] is not None and seats[1] is not None:
             v["started_at"] = stored.at

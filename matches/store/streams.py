@@ -146,6 +146,8 @@ def project(match: Match, view: MatchView) -> None:
         "last_move_at": view.last_at,
         "finished_at": view.finished_at,
     }
+    if view.created is not None:
+        values["rated"] = view.created.rated and not view.marked_unrated
     if state is not None:
         values["score0"], values["score1"] = state.score
         values["turn"] = state.to_act

@@ -71,9 +71,13 @@ def test_an_online_match_waits_for_an_opponent(new_table: NewTable, ana: Any) ->
                 "clock": None,
                 "computer_level": "",
                 "game": "tavla",
+                "rated": True,
             },
         ),
-        ("player_joined", {"v": 1, "seat": 0, "user_id": ana.pk, "name": "ana"}),
+        (
+            "player_joined",
+            {"v": 1, "seat": 0, "user_id": ana.pk, "name": "ana", "kind": "registered"},
+        ),
     ]
     row = table.row()
     assert (row.status, row.version, row.turn, row.player0, row.player1) == (
@@ -94,7 +98,10 @@ def test_joining_starts_the_match_with_the_opening_roll(
 ) -> None:
     table = new_table(first=1, dice=(6, 2), length=3)
     assert payloads(table, 2) == [
-        ("player_joined", {"v": 1, "seat": 1, "user_id": bob.pk, "name": "bob"}),
+        (
+            "player_joined",
+            {"v": 1, "seat": 1, "user_id": bob.pk, "name": "bob", "kind": "registered"},
+        ),
         ("opening_roll", {"v": 1, "die0": 2, "die1": 6}),
     ]
     joined_at = table.views[-1].last_at
