@@ -194,6 +194,11 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameEndedByEnum": "matches.selectors.shapes.ENDED_BY",
         "MatchEndedByEnum": "matches.selectors.shapes.SUMMARY_ENDED_BY",
+        # An account's kind (no "named" seat) and a match's status keep their names beside
+        # the other sets called "kind" and "status" (a seek's status).
+        "UserKindEnum": "matches.selectors.shapes.ACCOUNT_KINDS",
+        "StatusEnum": "matches.selectors.shapes.MATCH_STATUSES",
+        "SeekStatusEnum": "matches.selectors.shapes.SEEK_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -325,3 +330,29 @@ if _clock_queue:
         "matches.enforce_clock": {"queue": _clock_queue},
         "matches.sweep_clocks": {"queue": _clock_queue},
     }
+
+# --- Ratings and quick pairing (docs/ratings.md) ----------------------------------------------
+# Functions told of user notifications (matches/services/notices.py: a seek paired), each
+# taking a `Notice`; the push streams add theirs.
+TAVLA_NOTIFY: list[str] = []
+# A seek lives this many seconds after its owner's last poll (or open socket).
+TAVLA_SEEK_TIMEOUT = env.float("TAVLA_SEEK_TIMEOUT", default=30.0)
+# The rating window of a seek: +-base points at first, +step every `every` seconds, anyone
+# after `open_after` seconds of waiting.
+TAVLA_SEEK_WINDOW = {
+    "base": env.float("TAVLA_SEEK_WINDOW_BASE", default=100.0),
+    "step": env.float("TAVLA_SEEK_WINDOW_STEP", default=100.0),
+    "every": env.float("TAVLA_SEEK_WINDOW_EVERY", default=10.0),
+    "open_after": env.float("TAVLA_SEEK_WINDOW_OPEN_AFTER", default=60.0),
+}
+# Early exits (online matches left before moving): this many within the window close the
+# seek queue to a player until the cooldown after the last one has passed (0: never).
+TAVLA_SEEK_EXIT_LIMIT = env.int("TAVLA_SEEK_EXIT_LIMIT", default=3)
+TAVLA_SEEK_EXIT_WINDOW = env.float("TAVLA_SEEK_EXIT_WINDOW", default=24 * 3600.0)
+TAVLA_SEEK_EXIT_COOLDOWN = env.float("TAVLA_SEEK_EXIT_COOLDOWN", default=3600.0)
+TAVLA_SEEK_SWEEP_SECONDS = env.float("TAVLA_SEEK_SWEEP_SECONDS", default=2.0)
+CELERY_BEAT_SCHEDULE["seek-sweeper"] = {
+    "task": "matches.sweep_seeks",
+    "schedule": TAVLA_SEEK_SWEEP_SECONDS,
+    "options": {"expires": max(TAVLA_SEEK_SWEEP_SECONDS * 3, 10.0)},
+}

@@ -38,6 +38,7 @@ class MatchRequest:
     public: bool = True
     seat: int = 0
     open_challenge: bool = False
+    rated: bool | None = None  # the default: online match play is rated
 
 
 def open_match(
@@ -67,6 +68,7 @@ def open_match(
             computer_level=request.level if computer else "",
             public=request.public,
             seat=request.seat,
+            rated=request.rated,
         )
         online = request.mode == Match.Mode.ONLINE
         create_lobby(
@@ -179,6 +181,9 @@ def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
         clock=old.clock,
         public=old.public,
         seat=seat,
+        rated=old_view.created.rated
+        if old_view.created and old.mode == Match.Mode.ONLINE
+        else None,
     )
     online = old.mode == Match.Mode.ONLINE
     view = open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)

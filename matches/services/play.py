@@ -31,11 +31,12 @@ from matches.store.events import (
     TimedOut,
     event_for_action,
 )
-from matches.store.models import Match
+from matches.store.models import Match, PlayerProfile
 from matches.store.plays import chosen_play, plays_on_turn
 from matches.store.replay import MatchView
 from matches.store.streams import append, load_view
 
+from . import conduct, ratings
 from .deadlines import out_of_time, record_deadline
 
 Decide = Callable[[MatchView, int], list[rules.Action]]
@@ -60,11 +61,15 @@ def match_create(
     computer_level: str = "",
     public: bool = True,
     seat: int = 0,
+    rated: bool | None = None,
     now: datetime | None = None,
     dice: DiceSource = SECRET_DICE,
 ) -> MatchView:
     """Open a match: online (waits for an opponent), hot-seat (one user, both seats) or
-    against the computer (the computer's account takes the other seat)."""
+    against the computer (the computer's account takes the other seat).
+
+    `rated` (default: online match play) is recorded; whether the match counts for the
+    ratings also depends on its players (matches/services/ratings.py)."""
     now = now or timezone.now()
     if beavers:
         raise InvalidSettings("beavers", "beavers are not played on this site")
@@ -74,6 +79,9 @@ def match_create(
         raise InvalidSettings("seat", "a seat is 0 or 1")
     if game not in tuple(rules.Variant):
         raise InvalidSettings("game", f"unknown game {game!r}: choose tavla or long-nardy")
+    may_rate = mode == Match.Mode.ONLINE and length > 0
+    if rated and not may_rate:
+        raise InvalidSettings("rated", "only online matches to a number of points are rated")
     starter = next_game_starter or str(
         rules.MatchSettings(game=rules.Variant(game)).next_game_starter
     )
@@ -88,6 +96,7 @@ def match_create(
         mode=mode,
         clock=clock if mode == Match.Mode.ONLINE else None,
         computer_level=computer_level if mode == Match.Mode.COMPUTER else "",
+        rated=may_rate if rated is None else rated,
     )
     created.settings().check()
     if created.clock is not None:
@@ -100,7 +109,7 @@ def match_create(
         seats.append((1 - seat, user))
     elif mode == Match.Mode.COMPUTER:
         seats.append((1 - seat, computer_user(computer_level or "random")))
-    events += [PlayerJoined(s, u.pk, u.get_username()) for s, u in seats]
+    events += [PlayerJoined(s, u.pk, u.get_username(), kind_of(u)) for s, u in seats]
     with transaction.atomic():
         match = Match.objects.create(
             game=game,
@@ -115,6 +124,7 @@ def match_create(
             computer_level=created.computer_level,
             clock=created.clock,
             public=public,
+            rated=created.rated,
             created_at=now,
             **{f"player{s}": u for s, u in seats},
         )
@@ -153,7 +163,9 @@ def match_join(
         chosen = free[0] if seat is None else seat
         if chosen not in free:
             raise MatchFull(f"seat {chosen} is taken")
-        joined = PlayerJoined(chosen, _id(user), user.get_username() if user else name or "")
+        joined = PlayerJoined(
+            chosen, _id(user), user.get_username() if user else name or "", kind_of(user)
+        )
         if user is not None:
             setattr(match, f"player{chosen}", user)
             match.save(update_fields=[f"player{chosen}"])
@@ -325,17 +337,39 @@ def _command(
         late = out_of_time(view, now) if clock_checked else None
         if late is not None:
             # Too late: the timeout is written now, even if no clock task has come yet.
-            view = append(match, view, [TimedOut(late)], actor_id=None, at=now)
+            lost = rules.apply(state, rules.LoseMatch(late, rules.EndedBy.TIMEOUT), check=False)
+            view = _store(match, view, [TimedOut(late)], lost, actor_id=None, at=now)
         else:
             events: list[Event] = []
             for action in decide(view, acting):
                 state = rules.apply(state, action)
                 events.append(event_for_action(action))
-            events += _follow_ups(state, view.full, dice)
-            view = append(match, view, events, actor_id=_id(user), at=now)
+            events += _follow_ups(state, view.full, dice)  # these never end a match
+            view = _store(match, view, events, state, actor_id=_id(user), at=now)
         record_deadline(view, now)  # clocked online matches: the deadline
     if late is not None:
         raise OutOfTime(late)
+    return view
+
+
+def _store(
+    match: Match,
+    view: MatchView,
+    events: list[Event],
+    ending: rules.MatchState,
+    *,
+    actor_id: int | None,
+    at: datetime,
+) -> MatchView:
+    """Append a command's events; when they end the match, what its end sets off in the same
+    transaction: the ratings (whose lock must come before the insert) and early exits."""
+    was_over = view.state is not None and view.state.is_over
+    if not was_over and ending.is_over:
+        ratings.lock_before_end(view, ending)
+    view = append(match, view, events, actor_id=actor_id, at=at)
+    if not was_over and view.state is not None and view.state.is_over:
+        ratings.on_match_end(view)
+        conduct.on_match_end(view, actor_id)
     return view
 
 
@@ -400,6 +434,17 @@ def _lock(match_id: UUID) -> Match:
 
 def _id(user: Any) -> int | None:
     return None if user is None else int(user.pk)
+
+
+def kind_of(user: Any) -> str:
+    """The kind of account a user plays as now (recorded when he sits down)."""
+    if user is None:
+        return ""
+    kind = PlayerProfile.objects.filter(user_id=user.pk).values_list("kind", flat=True).first()
+    if kind:
+        return str(kind)
+    name = user.get_username()
+    return "computer" if name.startswith("computer-") else "registered"
 
 
 def computer_user(level: str) -> Any:

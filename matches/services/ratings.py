@@ -1,0 +1,352 @@
+"""Ratings: the FIBS formula (matches/services/fibs.py) applied to rated matches, per game.
+
+A projection of the event streams (docs/ratings.md):
+
+- Rated: a finished online match to a number of points, created `rated` (the default) and
+  not marked unrated by staff, between two different accounts that were registered players
+  or bots when they sat down. It counts however it ended (points, resignation, dropped
+  double, time, forfeit). Unrated: aborted, hot-seat, computer, imported, money play, guests.
+- Live: the command that stores the end of a rated match applies it in the same transaction
+  (`lock_before_end` before its events are inserted, `on_match_end` after), so a rating is
+  never lost (it commits with the event) nor counted twice (the end is stored once).
+- Order: a per-game advisory lock is taken before the ending events are inserted and held
+  to commit, so the ids of the events that end rated matches of one game increase in the
+  order the ratings are applied. `rebuild` folds the matches in that order (the event's id,
+  `RatingChange.order`) and gets exactly the live values (tests/ratings/).
+- Staff marking a match unrated appends a `marked_unrated` event and recomputes the game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+import games.rules as rules
+from matches.errors import MatchNotFound
+from matches.store.events import MarkedUnrated
+from matches.store.locks import advisory_lock
+from matches.store.models import Match, MatchEvent, PlayerProfile, PlayerRating, RatingChange
+from matches.store.replay import MatchView, Seat, StoredEvent, replay
+from matches.store.streams import append, load_view
+
+from . import fibs
+
+logger = logging.getLogger(__name__)
+
+RATED_KINDS = frozenset({"registered", "bot"})
+"""Accounts that are rated (FIBS rates its bots too); guests and the computer never are."""
+
+COMPUTER_PREFIX = "computer-"
+
+
+@dataclass(frozen=True, slots=True)
+class RatedResult:
+    """A rated match as the ratings see it."""
+
+    match_id: UUID
+    game: str
+    length: int
+    winner_id: int
+    loser_id: int
+    finished_at: datetime
+    order: int  # the id of the event that ended the match
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's line in one game's table while folding."""
+
+    rating: float = fibs.START_RATING
+    experience: int = 0
+    matches: int = 0
+    wins: int = 0
+    last_match_at: datetime | None = None
+
+
+# -- which matches are rated ---------------------------------------------------------------------
+
+
+def may_be_rated(view: MatchView) -> bool:
+    """What the settings and seats say, before the players' kinds: an online match to a
+    number of points, created rated, not marked unrated, two accounts in the seats."""
+    created = view.created
+    if created is None or created.mode != "online" or created.length < 1:
+        return False
+    if not created.rated or view.marked_unrated:
+        return False
+    ids = [s.user_id for s in view.seats if s is not None]
+    return len(ids) == 2 and None not in ids and ids[0] != ids[1]
+
+
+def seat_kind(seat: Seat, profiles: Mapping[int, str]) -> str:
+    """The kind a seat was played as: recorded in player_joined; for older streams the
+    account's profile now (the computer's accounts have none)."""
+    if seat.kind:
+        return seat.kind
+    if seat.user_id is not None and seat.user_id in profiles:
+        return profiles[seat.user_id]
+    return "computer" if seat.name.startswith(COMPUTER_PREFIX) else "registered"
+
+
+def rated_result(view: MatchView, order: int, profiles: Mapping[int, str]) -> RatedResult | None:
+    """The rated result of a match at `view`, or None if the match is not rated (yet)."""
+    state = view.state
+    if state is None or not state.is_over or state.winner is None:
+        return None
+    if state.ended_by == rules.EndedBy.ABORT or not may_be_rated(view):
+        return None
+    seats = [s for s in view.seats if s is not None]
+    if any(seat_kind(s, profiles) not in RATED_KINDS for s in seats):
+        return None
+    winner, loser = view.seats[state.winner], view.seats[1 - state.winner]
+    if winner is None or loser is None or winner.user_id is None or loser.user_id is None:
+        return None  # pragma: no cover - may_be_rated saw two accounts
+    created = view.created
+    assert created is not None and view.match_id is not None and view.finished_at is not None
+    return RatedResult(
+        match_id=view.match_id,
+        game=created.game,
+        length=created.length,
+        winner_id=winner.user_id,
+        loser_id=loser.user_id,
+        finished_at=view.finished_at,
+        order=order,
+    )
+
+
+def profile_kinds(user_ids: Iterable[int | None]) -> dict[int, str]:
+    ids = {i for i in user_ids if i is not None}
+    return dict(PlayerProfile.objects.filter(user_id__in=ids).values_list("user_id", "kind"))
+
+
+def _unrecorded_kinds(view: MatchView) -> dict[int, str]:
+    """Profiles only for seats whose kind the stream does not record (older streams)."""
+    return profile_kinds(s.user_id for s in view.seats if s is not None and not s.kind)
+
+
+# -- the fold ----------------------------------------------------------------------------------
+
+
+def apply(table: dict[int, Standing], result: RatedResult) -> list[RatingChange]:
+    """Fold one rated match into `table` (user id -> standing); the two history rows."""
+    winner = table.get(result.winner_id, Standing())
+    loser = table.get(result.loser_id, Standing())
+    change = fibs.rate(
+        fibs.Standing(winner.rating, winner.experience),
+        fibs.Standing(loser.rating, loser.experience),
+        result.length,
+    )
+    rows = []
+    for me, them, delta, won in (
+        (winner, loser, change.winner, True),
+        (loser, winner, change.loser, False),
+    ):
+        user_id = result.winner_id if won else result.loser_id
+        rows.append(
+            RatingChange(
+                match_id=result.match_id,
+                user_id=user_id,
+                opponent_id=result.loser_id if won else result.winner_id,
+                game=result.game,
+                order=result.order,
+                length=result.length,
+                won=won,
+                rating_before=me.rating,
+                rating_after=me.rating + delta,
+                opponent_rating=them.rating,
+                experience_before=me.experience,
+                finished_at=result.finished_at,
+            )
+        )
+        table[user_id] = Standing(
+            rating=me.rating + delta,
+            experience=me.experience + result.length,
+            matches=me.matches + 1,
+            wins=me.wins + won,
+            last_match_at=result.finished_at,
+        )
+    return rows
+
+
+# -- live: in the transaction that stores the end of a match ------------------------------------
+
+
+def lock_before_end(view: MatchView, ending: rules.MatchState) -> None:
+    """Called by the command path before it inserts the events that end a match: a match that
+    may be rated takes its game's lock first (see the module docstring: the order)."""
+    if ending.is_over and ending.ended_by != rules.EndedBy.ABORT and may_be_rated(view):
+        assert view.created is not None
+        advisory_lock(game_lock(view.created.game))
+
+
+def on_match_end(view: MatchView) -> RatedResult | None:
+    """Called by the command path right after it stored the end of a match (same transaction,
+    `lock_before_end` taken): rate it if it is rated."""
+    if view.match_id is None or not may_be_rated(view):
+        return None
+    order = (
+        MatchEvent.objects.filter(match_id=view.match_id, seq=view.version)
+        .values_list("id", flat=True)
+        .get()
+    )
+    result = rated_result(view, order, _unrecorded_kinds(view))
+    if result is None:
+        return None
+    players = (result.winner_id, result.loser_id)
+    rows = {
+        r.user_id: r for r in PlayerRating.objects.filter(user_id__in=players, game=result.game)
+    }
+    table = {uid: _standing(row) for uid, row in rows.items()}
+    history = apply(table, result)
+    for user_id in players:
+        _save_standing(rows.get(user_id), user_id, result.game, table[user_id])
+    RatingChange.objects.bulk_create(history)
+    return result
+
+
+def game_lock(game: str) -> str:
+    return f"ratings:{game}"
+
+
+def _standing(row: PlayerRating) -> Standing:
+    return Standing(row.rating, row.experience, row.matches, row.wins, row.last_match_at)
+
+
+def _save_standing(row: PlayerRating | None, user_id: int, game: str, s: Standing) -> None:
+    if row is None:
+        row = PlayerRating(user_id=user_id, game=game)
+    row.rating, row.experience, row.matches, row.wins = s.rating, s.experience, s.matches, s.wins
+    row.last_match_at = s.last_match_at
+    row.save()
+
+
+# -- the projection rebuilt from the events ------------------------------------------------------
+
+REBUILD_BATCH = 200  # matches whose events are read per query
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    game: str
+    matches: int
+    players: int
+
+
+def rebuild(game: str | None = None) -> list[Rebuilt]:
+    """Recompute every rating (of one game, or all) from the stored events, each game in one
+    transaction under its lock: what is stored afterwards equals what live play wrote."""
+    games = [game] if game else [v.value for v in rules.Variant]
+    out = []
+    for name in games:
+        with transaction.atomic():
+            advisory_lock(game_lock(name))
+            out.append(_rebuild_game(name))
+    return out
+
+
+def _rebuild_game(game: str) -> Rebuilt:
+    results = sorted(rated_results(game), key=lambda r: r.order)
+    table: dict[int, Standing] = {}
+    history: list[RatingChange] = []
+    for result in results:
+        history += apply(table, result)
+    RatingChange.objects.filter(game=game).delete()
+    PlayerRating.objects.filter(game=game).delete()
+    PlayerRating.objects.bulk_create(
+        PlayerRating(
+            user_id=uid,
+            game=game,
+            rating=s.rating,
+            experience=s.experience,
+            matches=s.matches,
+            wins=s.wins,
+            last_match_at=s.last_match_at,
+        )
+        for uid, s in table.items()
+    )
+    RatingChange.objects.bulk_create(history, batch_size=1000)
+    logger.info("ratings of %s rebuilt: %s matches, %s players", game, len(results), len(table))
+    return Rebuilt(game, len(results), len(table))
+
+
+def rated_results(game: str) -> list[RatedResult]:
+    """Every rated match of a game, read from the events. The Match rows only narrow the
+    search (finished online match play): the replayed streams decide."""
+    candidates = list(
+        Match.objects.filter(
+            game=game, mode=Match.Mode.ONLINE, status=Match.Status.FINISHED, length__gte=1
+        ).values_list("pk", flat=True)
+    )
+    out: list[RatedResult] = []
+    for start in range(0, len(candidates), REBUILD_BATCH):
+        batch = candidates[start : start + REBUILD_BATCH]
+        streams = _streams(batch)
+        views = {mid: _replayed(mid, events) for mid, events in streams.items()}
+        profiles = profile_kinds(
+            s.user_id for v, _ in views.values() for s in v.seats if s is not None and not s.kind
+        )
+        for view, order in views.values():
+            result = rated_result(view, order, profiles)
+            if result is not None:
+                out.append(result)
+    return out
+
+
+def _streams(match_ids: list[UUID]) -> dict[UUID, list[tuple[int, StoredEvent]]]:
+    rows = (
+        MatchEvent.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "seq")
+        .values_list("match_id", "id", "seq", "type", "payload", "actor_id", "created_at")
+    )
+    streams: dict[UUID, list[tuple[int, StoredEvent]]] = {}
+    for match_id, event_id, *rest in rows:
+        streams.setdefault(match_id, []).append((event_id, StoredEvent(*rest)))
+    return streams
+
+
+def _replayed(match_id: UUID, events: list[tuple[int, StoredEvent]]) -> tuple[MatchView, int]:
+    """The match's final view and the id of the event that ended it (0: not over)."""
+    view = MatchView(match_id)
+    order = 0
+    for event_id, stored in events:
+        was_over = view.state is not None and view.state.is_over
+        view = replay((stored,), view)
+        if not was_over and view.state is not None and view.state.is_over:
+            order = event_id
+    return view, order
+
+
+# -- staff: a match out of the ratings ----------------------------------------------------------
+
+
+def mark_unrated(*, match_id: UUID, by: Any, reason: str) -> MatchView:
+    """Take a match out of the ratings: a `marked_unrated` event (staff as its actor), then the
+    game's ratings recomputed without it, in one transaction. Marking again changes nothing."""
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+            raise MatchNotFound(match_id) from None
+        view = load_view(match.pk, version=match.version)
+        if view.marked_unrated or view.created is None:
+            return view
+        advisory_lock(game_lock(view.created.game))
+        counted = RatingChange.objects.filter(match_id=match.pk).exists()
+        view = append(
+            match,
+            view,
+            [MarkedUnrated(reason=reason)],
+            actor_id=getattr(by, "pk", None),
+            at=timezone.now(),
+        )
+        if counted:
+            _rebuild_game(match.game)
+    return view
