@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from matches.selectors.shapes import MatchSummary
+from matches.selectors.shapes import LeaderboardEntry, MatchSummary, RatingEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,25 @@ class MatchSummaryPage:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingHistoryPage:
+    """A page of a player's rated matches, latest first; follow `next` for older ones."""
+
+    next: Annotated[str | None, "The URL of the next page, or null."]
+    previous: Annotated[str | None, "The URL of the previous page, or null."]
+    results: list[RatingEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of the leaderboard, highest rating first."""
+
+    count: Annotated[int, "Players on the leaderboard."]
+    next: Annotated[str | None, "The URL of the next page, or null."]
+    previous: Annotated[str | None, "The URL of the previous page, or null."]
+    results: list[LeaderboardEntry]
+
+
+@dataclass(frozen=True, slots=True)
 class Imported:
     match: MatchSummary
     games: int
@@ -73,3 +92,5 @@ class ApiIndex:
     redoc: str
     matches: str
     rules: str
+    leaderboard: str
+    seeks: Annotated[str, "Quick pairing: POST a seek here."]

@@ -48,6 +48,11 @@ ERRORS: dict[str, tuple[int, str]] = {
     "permission_denied": (403, "You may not do this."),
     "not_a_player": (403, "You do not play in this match: spectators read, they do not act."),
     "invite_required": (403, "This match is joined by its invite code or link only."),
+    "seek_refused": (
+        403,
+        "Quick pairing is closed to you for a while: you left too many online matches before"
+        " moving (`detail.early_exits`, `detail.until`; docs/ratings.md).",
+    ),
     "not_found": (404, "No such page or object."),
     "match_not_found": (404, "No such match (or it is private and you do not play in it)."),
     "method_not_allowed": (405, "This endpoint does not take that HTTP method."),
@@ -63,6 +68,10 @@ ERRORS: dict[str, tuple[int, str]] = {
         409,
         "Sign-up with a token registers a guest; this account is registered already (log out"
         " to sign up another).",
+    ),
+    "already_playing": (
+        409,
+        "You sit in an active online match: finish it before seeking another (quick pairing).",
     ),
     "not_your_turn": (409, "It is not your turn."),
     "unsupported_media_type": (415, "Send JSON (or a .mat file where an upload is expected)."),
@@ -149,7 +158,8 @@ def error_response(exc: Exception) -> Response | None:
         )
     if isinstance(exc, StoreError):
         code = exc.code if exc.code in ERRORS else "store_error"
-        return Response(error_body(code, sentence(say(exc))), status=ERRORS[code][0])
+        detail = getattr(exc, "detail", None)
+        return Response(error_body(code, sentence(say(exc)), detail), status=ERRORS[code][0])
     if isinstance(exc, Http404):
         return Response(error_body("not_found", gettext(_MESSAGES["not_found"])), status=404)
     if isinstance(exc, DjangoPermissionDenied):

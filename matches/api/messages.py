@@ -100,6 +100,16 @@ TEMPLATES: dict[str, str] = {
     "rematch_for_other": N_("this rematch is offered to another player"),
     "online_only": N_("only online matches can be joined"),
     "no_invite": N_("no match has the invite code %(code)s"),
+    # ratings and quick pairing (matches/services/seeks.py, docs/ratings.md)
+    "already_playing": N_("you are playing an online match: finish it before seeking another"),
+    "seek_refused": N_(
+        "you left %(count)s matches before moving lately: quick pairing is closed to you until"
+        " %(until)s"
+    ),
+    "no_seek": N_("there is no seek %(id)s"),
+    "no_player": N_("there is no player called %(name)s"),
+    "seek_clock": N_("clock presets are %(presets)s"),
+    "rated_online": N_("only online matches to a number of points are rated"),
     # the API's own (matches/api)
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(

@@ -16,7 +16,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import bots
-from games.rules import MAX_MATCH_LENGTH, SITE_CLOCK, InvalidSettings, MatchSettings, Starter
+from games.rules import (
+    MAX_MATCH_LENGTH,
+    SITE_CLOCK,
+    InvalidSettings,
+    MatchSettings,
+    Starter,
+    Variant,
+)
 from matches.store.models import Match
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
@@ -266,6 +273,14 @@ class MatchCreateSerializer(serializers.Serializer):
         help_text="Online: list it in the lobby for anyone to accept (else invite code only).",
     )
     seat = serializers.ChoiceField(choices=[0, 1], default=0, help_text="Your seat.")
+    rated = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Count it for the ratings (default: true for online match play, which is"
+        " rated when both players are registered players or bots); false: a friendly match."
+        " Hot-seat, computer and money play are never rated.",
+    )
 
     def validate_level(self, value: str) -> str:
         if value not in bots.LEVELS:
@@ -273,6 +288,10 @@ class MatchCreateSerializer(serializers.Serializer):
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("rated") and (attrs["mode"] != Match.Mode.ONLINE or attrs["length"] == 0):
+            raise serializers.ValidationError(
+                {"rated": ["only online matches to a number of points are rated"]}
+            )
         try:
             MatchSettings(
                 length=attrs["length"],
@@ -371,3 +390,77 @@ class ChallengeQuerySerializer(serializers.Serializer):
 
 class LiveQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Match.Mode.choices, required=False)
+
+
+# -- players, leaderboard, quick pairing (docs/ratings.md) ----------------------------------------
+
+GAME_CHOICES = [(v.value, v.value) for v in Variant]
+RATING_MAX = 10_000
+
+
+class GameQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=GAME_CHOICES,
+        default=Variant.TAVLA.value,
+        help_text="The game (ratings are per game).",
+    )
+
+
+class HistoryQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=GAME_CHOICES, required=False, help_text="Only this game (default: every game)."
+    )
+
+
+class SeekComputerSerializer(serializers.Serializer):
+    level = serializers.CharField(
+        max_length=32, default=bots.DEFAULT_LEVEL, help_text="See GET /rules/levels."
+    )
+    after = serializers.IntegerField(
+        min_value=0, max_value=3600, help_text="Seconds of waiting before the computer plays you."
+    )
+
+    def validate_level(self, value: str) -> str:
+        if value not in bots.LEVELS:
+            raise serializers.ValidationError(f"levels are {', '.join(bots.levels())}")
+        return value
+
+
+class SeekCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_CHOICES, default=Variant.TAVLA.value)
+    length = serializers.IntegerField(
+        min_value=1, max_value=MAX_MATCH_LENGTH, default=5, help_text="Points to win."
+    )
+    cube = serializers.BooleanField(default=True)
+    clock = serializers.CharField(
+        max_length=16, default="site", help_text='A clock preset by name: "site" (the default).'
+    )
+    rating_min = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=RATING_MAX,
+        help_text="The lowest opponent's rating you accept (never widened).",
+    )
+    rating_max = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=RATING_MAX,
+        help_text="The highest opponent's rating you accept (never widened).",
+    )
+    computer = SeekComputerSerializer(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Play the computer at this level if nobody is paired with you within"
+        " `after` seconds (a computer match has no clock and is not rated).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        low, high = attrs.get("rating_min"), attrs.get("rating_max")
+        if low is not None and high is not None and low > high:
+            raise serializers.ValidationError({"rating_max": ["must not be below rating_min"]})
+        return attrs

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .views import accounts, commands, history, lobby, matches, root
+from .views import accounts, commands, history, lobby, matches, players, root, seeks
 from .views import rules as rules_service
 
 M = "matches/<str:match_id>"
@@ -41,6 +41,12 @@ urlpatterns = [
     # events (long-poll) and stream (SSE): matches/streams/urls.py, mounted beside these
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
+    # players, ratings, quick pairing (docs/ratings.md)
+    path("players/<str:name>", players.PlayerView.as_view(), name="player"),
+    path("players/<str:name>/ratings", players.PlayerRatingsView.as_view(), name="player-ratings"),
+    path("leaderboard", players.LeaderboardView.as_view(), name="leaderboard"),
+    path("seeks", seeks.SeeksView.as_view(), name="seeks"),
+    path("seeks/<str:seek_id>", seeks.SeekView.as_view(), name="seek"),
     # stateless rules
     path("rules/legal-plays", rules_service.LegalPlaysView.as_view(), name="legal-plays"),
     path(

@@ -2,6 +2,7 @@
 returns a shape (matches/selectors/shapes.py) that the API renders and documents."""
 
 from . import shapes
+from .ratings import ratings_for_rows
 from .state import (
     acting_seat,
     display_name,
@@ -29,6 +30,7 @@ __all__ = [
     "next_steps_json",
     "open_challenges",
     "plays_json",
+    "ratings_for_rows",
     "row_side",
     "rules_plays",
     "shapes",

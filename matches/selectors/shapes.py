@@ -35,6 +35,12 @@ SummaryEndedBy = Literal["points", "drop", "resign", "timeout", "forfeit", "abor
 ENDED_BY = typing.get_args(EndedBy)
 SUMMARY_ENDED_BY = typing.get_args(SummaryEndedBy)
 PlayerKind = Literal["registered", "guest", "bot", "computer", "named"]
+AccountKind = Literal["registered", "guest", "bot", "computer"]
+Game = Literal["tavla", "long-nardy"]
+SeekStatus = Literal["waiting", "paired", "cancelled", "expired"]
+ACCOUNT_KINDS = typing.get_args(AccountKind)
+SEEK_STATUSES = typing.get_args(SeekStatus)
+MATCH_STATUSES = typing.get_args(Status)
 Action = Literal[
     "roll", "play", "double", "take", "drop", "resign", "accept", "reject", "join", "abort",
     "rematch",
@@ -96,6 +102,11 @@ class Player:
     username: str
     display_name: str
     kind: PlayerKind
+    rating: Annotated[
+        float | None,
+        "His FIBS rating in the match's game now (docs/ratings.md); null: guests, the"
+        " computer, players without an account.",
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +131,11 @@ class Settings:
     computer_level: str | None
     clock: Annotated[ClockSettings | None, "null: no clock."]
     public: bool
+    rated: Annotated[
+        bool,
+        "Counts for the ratings when both players are rated (registered players, bots);"
+        " false: hot-seat, computer, money play, created unrated or marked unrated by staff.",
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,3 +309,126 @@ class RulesPlays:
     position_id: str
     dice: list[int]
     plays: list[RulesPlay]
+
+
+# -- players, ratings, quick pairing (docs/ratings.md) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A player named in a list (his page: GET /players/{username})."""
+
+    username: str
+    display_name: str
+    kind: AccountKind
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    game: Game
+    rating: Annotated[float, "FIBS rating; everyone starts at 1500."]
+    experience: Annotated[int, "The sum of the lengths of his rated matches in this game."]
+    matches: Annotated[int, "Rated matches."]
+    wins: int
+    losses: int
+    last_match_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCounts:
+    """Every match he sat in, by outcome (rated or not, any mode)."""
+
+    finished: int
+    won: int
+    lost: int
+    aborted: int
+    playing: Annotated[int, "Active now."]
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyExits:
+    """Online matches he left before moving (docs/ratings.md, "Abuse")."""
+
+    aborted: Annotated[int, "Matches he aborted after the opponent sat down."]
+    timeout: Annotated[int, "Lost on time before his first move."]
+    forfeit: Annotated[int, "Forfeited (gone) before his first move."]
+    recent: Annotated[int, "Of these, how many count now for the seek queue's rule."]
+    seek_refused_until: Annotated[
+        datetime | None, "The seek queue refuses him until then; null: it does not."
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """A player's page: who he is, his ratings per game, his matches."""
+
+    username: str
+    display_name: str
+    kind: AccountKind
+    rated: Annotated[bool, "Registered players and bots are rated; guests and the computer not."]
+    ratings: Annotated[list[GameRating], "One per game he has played rated matches in."]
+    matches: MatchCounts
+    early_exits: EarlyExits
+    joined: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEntry:
+    """One rated match in a player's history: his rating before and after."""
+
+    match: UUID
+    game: Game
+    finished_at: datetime
+    opponent: PlayerRef
+    opponent_rating: Annotated[float, "The opponent's rating before the match."]
+    length: int
+    won: bool
+    rating_before: float
+    rating_after: float
+    change: Annotated[float, "rating_after - rating_before."]
+    experience_before: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: Annotated[int, "1 = the highest rating."]
+    player: PlayerRef
+    rating: float
+    experience: int
+    matches: int
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeekComputer:
+    level: Annotated[str, "The computer's level (GET /rules/levels)."]
+    after: Annotated[int, "Seconds of waiting after which the computer plays you."]
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """A quick-pairing request and what became of it: poll it until `status` is not
+    "waiting" (each poll also says you are still there)."""
+
+    id: UUID
+    status: SeekStatus
+    game: Game
+    length: int
+    cube: bool
+    clock: Annotated[str, "The clock preset."]
+    rating: Annotated[float, "Your rating in the game when you asked (1500: none yet)."]
+    rating_min: Annotated[float | None, "Your own bounds on the opponent's rating."]
+    rating_max: float | None
+    window: Annotated[
+        float | None,
+        "The rating difference accepted now (it widens as you wait); null: anyone.",
+    ]
+    waited: Annotated[float, "Seconds since you asked."]
+    expires_at: Annotated[
+        datetime | None, "A waiting seek expires then unless you poll it (or keep a socket)."
+    ]
+    match: Annotated[UUID | None, "The match you were paired into: GET /matches/{id}."]
+    opponent: Annotated[PlayerRef | None, "Who you play (null: waiting, or the computer)."]
+    computer: Annotated[SeekComputer | None, "Play the computer if nobody comes in time."]
+    created_at: datetime

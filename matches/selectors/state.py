@@ -39,6 +39,7 @@ from matches.store.replay import MatchView
 from matches.store.streams import status_of
 
 from . import shapes
+from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
 
 COMPUTER_PREFIX = "computer-"
@@ -264,31 +265,41 @@ def player_kind(user: Any) -> str:
 
 
 def _seat_players(view: MatchView) -> list[shapes.Player | None]:
-    """The players of a match from its events (names at the time they sat down)."""
+    """The players of a match from its events (names at the time they sat down), with their
+    ratings now in the match's game."""
     users = [(s.user_id, s.name) for s in view.seats if s is not None and s.user_id is not None]
     infos = player_infos(users)
+    game = view.created.game if view.created is not None else "tavla"
+    ratings = ratings_of(((uid, infos[uid][0]) for uid, _ in users), game)
     out: list[shapes.Player | None] = []
     for seat, occupant in enumerate(view.seats):
         if occupant is None:
             out.append(None)
             continue
-        kind, display = (
-            infos[occupant.user_id] if occupant.user_id is not None else ("named", occupant.name)
-        )
-        out.append(shapes.Player(seat, occupant.name, display, kind))  # type: ignore[arg-type]
+        uid = occupant.user_id
+        kind, display = infos[uid] if uid is not None else ("named", occupant.name)
+        rating = ratings.get(uid) if uid is not None else None
+        out.append(shapes.Player(seat, occupant.name, display, kind, rating))  # type: ignore[arg-type]
     return out
 
 
-def _row_players(match: Match) -> list[shapes.Player | None]:
-    """The players of a match from its row (users and profiles selected related)."""
+def _row_players(
+    match: Match, ratings: dict[tuple[int, str], float] | None = None
+) -> list[shapes.Player | None]:
+    """The players of a match from its row (users and profiles selected related); `ratings`
+    of the players in their matches' games (read here when not given)."""
+    if ratings is None:
+        ratings = ratings_for_rows([match])
     out: list[shapes.Player | None] = []
     for seat in (0, 1):
         user = getattr(match, f"player{seat}")
         if user is None:
             out.append(None)
             continue
+        kind = player_kind(user)
+        rating = ratings.get((user.pk, match.game), START_RATING) if kind in RATED_KINDS else None
         name = user.get_username()
-        out.append(shapes.Player(seat, name, display_name(user), player_kind(user)))  # type: ignore[arg-type]
+        out.append(shapes.Player(seat, name, display_name(user), kind, rating))  # type: ignore[arg-type]
     return out
 
 
@@ -321,6 +332,7 @@ def settings_json(match: Match) -> shapes.Settings:
         computer_level=match.computer_level or None,
         clock=clock_settings(match.clock),
         public=match.public,
+        rated=match.rated,
     )
 
 
@@ -515,14 +527,17 @@ def _with_relations(qs: QuerySet[Match]) -> QuerySet[Match]:
     return qs.select_related(*RELATED)
 
 
-def match_summary(match: Match, user: Any) -> shapes.MatchSummary:
-    """A match in a list: settings, players, projected score and status (no replay)."""
+def match_summary(
+    match: Match, user: Any, ratings: dict[tuple[int, str], float] | None = None
+) -> shapes.MatchSummary:
+    """A match in a list: settings, players, projected score and status (no replay).
+    `ratings`: of a whole page's players (`ratings_for_rows`), to read them once."""
     rematch = getattr(match, "rematch_lobby", None)
     return shapes.MatchSummary(
         id=match.pk,
         status=match.status,
         settings=settings_json(match),
-        players=_row_players(match),
+        players=_row_players(match, ratings),
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,

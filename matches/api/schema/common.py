@@ -49,6 +49,15 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         "This account is registered already: log out to sign up another.",
         None,
     ),
+    "already_playing": (
+        "You are playing an online match: finish it before seeking another.",
+        None,
+    ),
+    "seek_refused": (
+        "You left 3 matches before moving lately: quick pairing is closed to you until"
+        " 2026-05-01 13:20 UTC.",
+        {"early_exits": 3, "until": "2026-05-01T13:20:00+00:00"},
+    ),
     "not_your_turn": ("It is not your turn.", None),
     "unsupported_media_type": ("This endpoint does not read that content type.", None),
     "illegal_play": (

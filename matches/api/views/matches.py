@@ -36,11 +36,12 @@ def page_of(request: Request, view: APIView, matches: QuerySet[Match]) -> Respon
     """One page of match summaries, each from the caller's side."""
     paginator = MatchPagination()
     rows = paginator.paginate_queryset(matches, request, view=view) or []
+    ratings = selectors.ratings_for_rows(rows)
     return respond(
         MatchSummaryPage(
             next=paginator.get_next_link(),
             previous=paginator.get_previous_link(),
-            results=[selectors.match_summary(m, request.user) for m in rows],
+            results=[selectors.match_summary(m, request.user, ratings) for m in rows],
         )
     )
 
@@ -59,6 +60,7 @@ def match_request(data: dict[str, Any]) -> lobby.MatchRequest:
         public=data["public"],
         seat=data["seat"],
         open_challenge=data["open_challenge"],
+        rated=data.get("rated"),
     )
 
 

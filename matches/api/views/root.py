@@ -22,6 +22,8 @@ INDEX = ApiIndex(
     redoc=f"{PREFIX}redoc",
     matches=f"{PREFIX}matches",
     rules=f"{PREFIX}rules/legal-plays",
+    leaderboard=f"{PREFIX}leaderboard",
+    seeks=f"{PREFIX}seeks",
 )
 
 
