@@ -7,6 +7,8 @@
   `services.match_abort`, recorded as an event) and the dice statistics (`dice/`).
 - Match events: read-only; nobody adds, changes or deletes one here (nor anywhere else).
 - Player suspensions: the moderation history; suspending deactivates the account.
+- Players: ratings, histories, early exits, rating pairs, rebuilding the ratings and marking a
+  match unrated (`matches.review.players`).
 
 The pages and actions live in `matches.review.views` (the pure replay in `frames`); this
 module wires them into the admin.
@@ -29,6 +31,7 @@ from django.utils.timezone import localtime
 from matches.selectors import display_name
 from matches.store.models import Match, MatchEvent, PlayerSuspension
 
+from . import players as player_admin
 from . import views as admin_views
 
 
@@ -102,6 +105,7 @@ class MatchAdmin(admin.ModelAdmin):
         EndedByFilter,
         LengthFilter,
         "cube",
+        "rated",
         ("started_at", admin.DateFieldListFilter),
         ("last_move_at", admin.DateFieldListFilter),
     )
@@ -127,6 +131,7 @@ class MatchAdmin(admin.ModelAdmin):
                     "next_game_starter",
                     "computer_level",
                     "clock",
+                    "rated",
                 )
             },
         ),
@@ -154,6 +159,7 @@ class MatchAdmin(admin.ModelAdmin):
         "next_game_starter",
         "computer_level",
         "clock",
+        "rated",
         "player0",
         "player1",
         "status",
@@ -294,6 +300,8 @@ class MatchAdmin(admin.ModelAdmin):
                 players=players,
                 last_seq=len(data.frames),
                 may_abort=admin_views.may_abort(request, match),
+                may_mark_unrated=player_admin.may_mark_unrated(request, match),
+                rating_changes=player_admin.match_ratings(match),
                 may_suspend=admin_views.may_suspend(request),
                 winner_name=data.names[match.winner] if match.winner is not None else "",
             )
@@ -326,6 +334,11 @@ class MatchAdmin(admin.ModelAdmin):
                 "<path:object_id>/abort/",
                 bind(admin_views.abort_view),
                 name="matches_match_abort",
+            ),
+            path(
+                "<path:object_id>/unrated/",
+                bind(player_admin.unrated_view),
+                name="matches_match_unrated",
             ),
             *super().get_urls(),
         ]

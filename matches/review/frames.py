@@ -23,6 +23,7 @@ from matches.store.events import (
     CubeTaken,
     Event,
     Forfeited,
+    MarkedUnrated,
     MatchCreated,
     Moved,
     OpeningRolled,
@@ -401,6 +402,8 @@ def describe(
             text = "Match aborted" + (f": {event.reason}" if event.reason else "")
         case RematchOffered():
             text = f"{who(event.seat)} offers a rematch (match {event.match_id})"
+        case MarkedUnrated():
+            text = "Marked unrated by staff" + (f": {event.reason}" if event.reason else "")
         case _:  # pragma: no cover - every event type is listed above
             text = event.type
     if ended is not None:

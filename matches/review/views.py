@@ -70,7 +70,7 @@ def _frame(data: Replay, seq: int) -> Frame:
 # -- views -----------------------------------------------------------------------------------
 
 
-def _match_or_404(match_id: Any) -> Match:
+def match_or_404(match_id: Any) -> Match:
     try:
         return get_object_or_404(Match, pk=UUID(str(match_id)))
     except ValueError:
@@ -79,7 +79,7 @@ def _match_or_404(match_id: Any) -> Match:
 
 def board_view(model_admin: Any, request: HttpRequest, object_id: str, seq: int) -> Any:
     """The board at event `seq` of a match, with navigation through the match."""
-    match = _match_or_404(object_id)
+    match = match_or_404(object_id)
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
     if request.GET.get("seq", "").isdigit():  # the "go to" box without JavaScript
@@ -113,7 +113,7 @@ def board_view(model_admin: Any, request: HttpRequest, object_id: str, seq: int)
 
 def board_svg_view(model_admin: Any, request: HttpRequest, object_id: str, seq: int) -> Any:
     """The picture alone, as an SVG document (to save or attach to a support ticket)."""
-    match = _match_or_404(object_id)
+    match = match_or_404(object_id)
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
     data = replay_match(match)
@@ -126,7 +126,7 @@ def board_svg_view(model_admin: Any, request: HttpRequest, object_id: str, seq: 
 
 def export_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
     """The match as a gnubg .mat file, downloaded."""
-    match = _match_or_404(object_id)
+    match = match_or_404(object_id)
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
     try:
@@ -155,7 +155,7 @@ def may_abort(request: HttpRequest, match: Match) -> bool:
 
 
 def abort_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
-    match = _match_or_404(object_id)
+    match = match_or_404(object_id)
     if not request.user.has_perm("matches.change_match"):
         raise PermissionDenied
     change_url = reverse("admin:matches_match_change", args=[match.pk])

@@ -26,6 +26,8 @@ class PlayerNotFound(LookupError):
 
 def player(username: str) -> Any:
     """The account with this username (case does not matter), or PlayerNotFound."""
+    if not username or "\x00" in username:  # PostgreSQL text holds no NUL
+        raise PlayerNotFound(username)
     found = (
         get_user_model()
         .objects.select_related("tavla_profile")
@@ -214,6 +216,7 @@ def rating_pairs(user: Any | None = None, *, game: str | None = None) -> QuerySe
         .annotate(
             matches=Count("pk"),
             wins=Count("pk", filter=Q(won=True)),
+            losses=Count("pk", filter=Q(won=False)),
             gained=Sum(F("rating_after") - F("rating_before")),
         )
         .order_by("-matches", "user_id", "opponent_id")
