@@ -48,7 +48,7 @@ def player_ref(user: Any) -> shapes.PlayerRef:
 
 def game_rating(row: PlayerRating) -> shapes.GameRating:
     return shapes.GameRating(
-        game=row.game,  # type: ignore[arg-type]
+        game=row.game,
         rating=row.rating,
         experience=row.experience,
         matches=row.matches,
@@ -121,7 +121,7 @@ def rating_history(user: Any, game: str | None = None) -> QuerySet[RatingChange]
 def rating_entry(row: RatingChange) -> shapes.RatingEntry:
     return shapes.RatingEntry(
         match=row.match_id,
-        game=row.game,  # type: ignore[arg-type]
+        game=row.game,
         finished_at=row.finished_at,
         opponent=player_ref(row.opponent),
         opponent_rating=row.opponent_rating,
@@ -181,8 +181,8 @@ def seek_state(
         computer = shapes.SeekComputer(seek.computer_level, seek.computer_after)
     return shapes.Seek(
         id=seek.pk,
-        status=seek.status,  # type: ignore[arg-type]
-        game=seek.game,  # type: ignore[arg-type]
+        status=seek.status,
+        game=seek.game,
         length=seek.length,
         cube=seek.cube,
         clock=seek.clock_preset,

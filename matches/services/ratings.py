@@ -124,6 +124,8 @@ def rated_result(view: MatchView, order: int, profiles: Mapping[int, str]) -> Ra
 
 def profile_kinds(user_ids: Iterable[int | None]) -> dict[int, str]:
     ids = {i for i in user_ids if i is not None}
+    if not ids:
+        return {}
     return dict(PlayerProfile.objects.filter(user_id__in=ids).values_list("user_id", "kind"))
 
 

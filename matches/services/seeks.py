@@ -327,11 +327,11 @@ def _candidates(found: Seek, now: datetime) -> list[Seek]:
 def _decide(found: Seek, others: list[Seek], now: datetime) -> list[tuple[Seek, Seek | None]]:
     """Under the pool lock: pair `found` (locked, waiting) if it can be; the pairs started."""
     if expired(found, now):
-        _end(found, Seek.Status.EXPIRED, now)
+        _end(found, str(Seek.Status.EXPIRED), now)
         return []
     busy = playing([found.user_id, *(o.user_id for o in others)])
     if found.user_id in busy:  # he started another online match meanwhile
-        _end(found, Seek.Status.CANCELLED, now)
+        _end(found, str(Seek.Status.CANCELLED), now)
         return []
     fits = [o for o in others if o.user_id not in busy and acceptable(found, o, now)]
     for best in sorted(fits, key=lambda o: (abs(o.rating - found.rating), o.created_at)):
