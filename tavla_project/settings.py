@@ -333,8 +333,8 @@ if _clock_queue:
 
 # --- Ratings and quick pairing (docs/ratings.md) ----------------------------------------------
 # Functions told of user notifications (matches/services/notices.py: a seek paired), each
-# taking a `Notice`; the push streams add theirs.
-TAVLA_NOTIFY: list[str] = []
+# taking a `Notice`: the push streams send them to the user's sockets.
+TAVLA_NOTIFY = ["matches.streams.publish.notice"]
 # A seek lives this many seconds after its owner's last poll (or open socket).
 TAVLA_SEEK_TIMEOUT = env.float("TAVLA_SEEK_TIMEOUT", default=30.0)
 # The rating window of a seek: +-base points at first, +step every `every` seconds, anyone

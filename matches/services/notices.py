@@ -26,6 +26,7 @@ class Notice:
     user_id: int
     kind: str  # e.g. "seek_paired"
     match_id: str | None = None
+    version: int | None = None  # the match's version when it was decided
     data: dict[str, Any] = field(default_factory=dict)
 
 

@@ -13,9 +13,11 @@ same settings whose rating is closest (docs/ratings.md, "Quick pairing").
   decision always sees the first seek: none stays waiting while a partner is there. Both
   seeks are locked and re-read under the pool lock, so a seek is paired once, never with
   its own player (and a player has one waiting seek at most: a unique index).
-- A seek lives while its owner is there: each poll (`GET /seeks/{id}`, `touch`) moves
-  `last_seen`; one not seen for `TAVLA_SEEK_TIMEOUT` seconds expires and is never paired
-  (the query excludes it before the sweeper marks it).
+- A seek lives while its owner is there: each poll (`GET /seeks/{id}`, `touch`) and an open
+  WebSocket of his (`touch_users`, from the push streams' hub) move `last_seen`; one not seen
+  for `TAVLA_SEEK_TIMEOUT` seconds expires and is never paired (the query excludes it before
+  the sweeper marks it).
+- Both players are told after commit (`notices`: the push streams' user channel).
 - `sweep` (Celery beat) expires seeks, retries pairing with the widened windows and starts
   the computer for seeks that asked for it after N seconds.
 """
@@ -223,11 +225,12 @@ def touch(found: Seek, now: datetime) -> None:
     found.last_seen = max(found.last_seen, now)
 
 
-def touch_user(user_id: int, now: datetime | None = None) -> int:
-    """The user's connection is open (the push streams' presence): his waiting seek lives on."""
+def touch_users(user_ids: list[int], now: datetime | None = None) -> int:
+    """These users have a connection open (a WebSocket): their waiting seeks live on. One
+    UPDATE for all; how many seeks it moved."""
     now = now or timezone.now()
     return Seek.objects.filter(
-        user_id=user_id, status=Seek.Status.WAITING, last_seen__lt=now
+        user_id__in=user_ids, status=Seek.Status.WAITING, last_seen__lt=now
     ).update(last_seen=now)
 
 
@@ -283,15 +286,18 @@ def _in_range(rating: float, found: Seek) -> bool:
     return found.rating_max is None or rating <= found.rating_max
 
 
+Started = tuple[Seek, Seek | None, int]  # the seek, its partner (None: the computer), version
+
+
 def pair(seek_id: UUID, *, now: datetime | None = None) -> Seek:
     """Pair one waiting seek with the closest acceptable one of its pool, or with the computer
     when it asked for it and waited long enough; one transaction under the pool's lock."""
     return _pair(seek_id, now or timezone.now())[0]
 
 
-def _pair(seek_id: UUID, now: datetime) -> tuple[Seek, list[tuple[Seek, Seek | None]]]:
+def _pair(seek_id: UUID, now: datetime) -> tuple[Seek, list[Started]]:
     """The seek after the attempt, and the pairs this attempt started."""
-    started: list[tuple[Seek, Seek | None]] = []
+    started: list[Started] = []
     with transaction.atomic():
         found = Seek.objects.filter(pk=seek_id).first()
         if found is None:
@@ -324,7 +330,7 @@ def _candidates(found: Seek, now: datetime) -> list[Seek]:
     )
 
 
-def _decide(found: Seek, others: list[Seek], now: datetime) -> list[tuple[Seek, Seek | None]]:
+def _decide(found: Seek, others: list[Seek], now: datetime) -> list[Started]:
     """Under the pool lock: pair `found` (locked, waiting) if it can be; the pairs started."""
     if expired(found, now):
         _end(found, str(Seek.Status.EXPIRED), now)
@@ -337,19 +343,17 @@ def _decide(found: Seek, others: list[Seek], now: datetime) -> list[tuple[Seek, 
     for best in sorted(fits, key=lambda o: (abs(o.rating - found.rating), o.created_at)):
         partner = Seek.objects.select_for_update().get(pk=best.pk)
         if partner.status == Seek.Status.WAITING:  # not cancelled by its owner meanwhile
-            _start(found, partner, now)
-            return [(found, partner)]
+            return [(found, partner, _start(found, partner, now))]
     if found.computer_after is not None and waited(found, now) >= found.computer_after:
-        _start_computer(found, now)
-        return [(found, None)]
+        return [(found, None, _start_computer(found, now))]
     found.tried_step = schedule().stage(waited(found, now))
     found.save(update_fields=["tried_step"])
     return []
 
 
-def _start(a: Seek, b: Seek, now: datetime) -> None:
+def _start(a: Seek, b: Seek, now: datetime) -> int:
     """The match of two paired seeks: online, the older seek's player on seat 0, the other
-    seated at once, so the opening roll is made: it starts for both."""
+    seated at once, so the opening roll is made: it starts for both. Its version."""
     first, second = sorted((a, b), key=lambda s: (s.created_at, str(s.pk)))
     request = lobby.MatchRequest(
         mode=str(Match.Mode.ONLINE),
@@ -361,13 +365,14 @@ def _start(a: Seek, b: Seek, now: datetime) -> None:
     )
     view = lobby.open_match(first.user, request)
     assert view.match_id is not None
-    play.match_join(match_id=view.match_id, user=second.user, seat=1, now=now)
+    joined = play.match_join(match_id=view.match_id, user=second.user, seat=1, now=now)
     for s in (a, b):
         s.status, s.match_id, s.ended_at = Seek.Status.PAIRED, view.match_id, now
         s.save(update_fields=["status", "match", "ended_at"])
+    return joined.version
 
 
-def _start_computer(found: Seek, now: datetime) -> None:
+def _start_computer(found: Seek, now: datetime) -> int:
     request = lobby.MatchRequest(
         mode=str(Match.Mode.COMPUTER),
         game=found.game,
@@ -378,6 +383,7 @@ def _start_computer(found: Seek, now: datetime) -> None:
     view = lobby.open_match(found.user, request)
     found.status, found.match_id, found.ended_at = Seek.Status.PAIRED, view.match_id, now
     found.save(update_fields=["status", "match", "ended_at"])
+    return view.version
 
 
 def _end(found: Seek, status: str, now: datetime) -> None:
@@ -385,15 +391,14 @@ def _end(found: Seek, status: str, now: datetime) -> None:
     found.save(update_fields=["status", "ended_at"])
 
 
-def _tell(started: list[tuple[Seek, Seek | None]]) -> None:
+def _tell(started: list[Started]) -> None:
     """Both players hear of their match (after commit: the push streams' user channel)."""
-    notices = [
-        Notice(s.user_id, "seek_paired", str(s.match_id), {"seek": str(s.pk)})
-        for pair_ in started
-        for s in pair_
+    notify(
+        Notice(s.user_id, "seek_paired", str(s.match_id), version, {"seek": str(s.pk)})
+        for first, second, version in started
+        for s in (first, second)
         if s is not None
-    ]
-    notify(notices)
+    )
 
 
 # -- the sweeper (Celery beat) ---------------------------------------------------------------------
@@ -414,5 +419,5 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         except Exception:  # one bad seek must not stop the sweep
             logger.exception("seek %s: pairing failed", found.pk)
             continue
-        counts["paired"] += sum(1 for pair_ in started for s in pair_ if s is not None)
+        counts["paired"] += sum(1 + (second is not None) for _, second, _ in started)
     return counts

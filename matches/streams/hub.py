@@ -14,8 +14,9 @@ It learns of new versions three ways, and any of them is enough:
 
 A hint whose events do not follow the tail (a gap) is never trusted to fill it: the hub reads
 the missing events from the store instead. So correctness never depends on pub/sub delivery,
-only latency does. The hub also forwards the caller's notifications (group `user.<id>`) and
-keeps seated players connected (presence) while they have a stream open.
+only latency does. The hub also forwards the caller's notifications (group `user.<id>`),
+keeps seated players connected (presence) while they have a stream open, and keeps the waiting
+seeks of users with an open socket alive.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from uuid import UUID
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from matches.services import presence
+from matches.services import presence, seeks
 from matches.store.models import Match
 from matches.store.streams import stored_events
 
@@ -52,6 +53,12 @@ def match_group(match_id: str) -> str:
 
 def user_group(user_id: int) -> str:
     return f"user.{user_id}"
+
+
+def seek_touch_interval() -> float:
+    """How often the users with an open socket keep their waiting seeks alive: a third of the
+    seeks' timeout (docs/ratings.md), at most every 5 s."""
+    return min(5.0, float(getattr(settings, "TAVLA_SEEK_TIMEOUT", 30)) / 3)
 
 
 def watch_interval() -> float:
@@ -327,9 +334,16 @@ class Hub:
                     feed.finished(True)
 
     async def _presence(self) -> None:
+        seeks_touched = time.monotonic()
         while True:
             await asyncio.sleep(PRESENCE_TICK)
             now = time.monotonic()
+            if self.inboxes and now - seeks_touched >= seek_touch_interval():
+                seeks_touched = now  # an open socket keeps its user's waiting seek alive
+                try:
+                    await in_thread(seeks.touch_users, list(self.inboxes))
+                except Exception:
+                    logger.exception("stream: seeks could not be kept alive")
             due: set[tuple[str, int]] = set()
             for feed in self.feeds.values():
                 for listener in feed.listeners:

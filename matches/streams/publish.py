@@ -19,6 +19,7 @@ from typing import Any
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from matches.services.notices import Notice
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby
 
@@ -56,6 +57,23 @@ def after_commit(committed: Committed) -> None:
             )
         )
     send(layer, messages)
+
+
+def notice(notice: Notice) -> None:
+    """A `TAVLA_NOTIFY` hook: a notice decided outside a match's stream (a seek paired) goes
+    to the user's sockets as `{"type": "notification", "kind", "match", "version", ...}`."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    note = {
+        "type": "notification",
+        "kind": notice.kind,
+        "match": notice.match_id,
+        "version": notice.version,
+        **notice.data,
+    }
+    message = {"type": "user.notification", "user": notice.user_id, "notification": note}
+    send(layer, [(user_group(notice.user_id), message)])
 
 
 def notifications(committed: Committed) -> list[tuple[int, str]]:
