@@ -203,13 +203,15 @@ def on_match_end(view: MatchView) -> RatedResult | None:
     if result is None:
         return None
     players = (result.winner_id, result.loser_id)
-    rows = {
-        r.user_id: r for r in PlayerRating.objects.filter(user_id__in=players, game=result.game)
-    }
-    table = {uid: _standing(row) for uid, row in rows.items()}
+    rows = PlayerRating.objects.filter(user_id__in=players, game=result.game)
+    table = {row.user_id: _standing(row) for row in rows}
     history = apply(table, result)
-    for user_id in players:
-        _save_standing(rows.get(user_id), user_id, result.game, table[user_id])
+    PlayerRating.objects.bulk_create(  # one upsert for both players
+        [_row(uid, result.game, table[uid]) for uid in players],
+        update_conflicts=True,
+        unique_fields=["user", "game"],
+        update_fields=["rating", "experience", "matches", "wins", "last_match_at"],
+    )
     RatingChange.objects.bulk_create(history)
     return result
 
@@ -222,12 +224,16 @@ def _standing(row: PlayerRating) -> Standing:
     return Standing(row.rating, row.experience, row.matches, row.wins, row.last_match_at)
 
 
-def _save_standing(row: PlayerRating | None, user_id: int, game: str, s: Standing) -> None:
-    if row is None:
-        row = PlayerRating(user_id=user_id, game=game)
-    row.rating, row.experience, row.matches, row.wins = s.rating, s.experience, s.matches, s.wins
-    row.last_match_at = s.last_match_at
-    row.save()
+def _row(user_id: int, game: str, s: Standing) -> PlayerRating:
+    return PlayerRating(
+        user_id=user_id,
+        game=game,
+        rating=s.rating,
+        experience=s.experience,
+        matches=s.matches,
+        wins=s.wins,
+        last_match_at=s.last_match_at,
+    )
 
 
 # -- the projection rebuilt from the events ------------------------------------------------------
@@ -262,18 +268,7 @@ def _rebuild_game(game: str) -> Rebuilt:
         history += apply(table, result)
     RatingChange.objects.filter(game=game).delete()
     PlayerRating.objects.filter(game=game).delete()
-    PlayerRating.objects.bulk_create(
-        PlayerRating(
-            user_id=uid,
-            game=game,
-            rating=s.rating,
-            experience=s.experience,
-            matches=s.matches,
-            wins=s.wins,
-            last_match_at=s.last_match_at,
-        )
-        for uid, s in table.items()
-    )
+    PlayerRating.objects.bulk_create(_row(uid, game, s) for uid, s in table.items())
     RatingChange.objects.bulk_create(history, batch_size=1000)
     logger.info("ratings of %s rebuilt: %s matches, %s players", game, len(results), len(table))
     return Rebuilt(game, len(results), len(table))

@@ -124,6 +124,10 @@ def test_a_moderator_marks_a_match_unrated(
     assert Match.objects.get(pk=first).rated is False
     html = moderator_of_players.get(match_page).content.decode()
     assert "Mark unrated" not in html and "Marked unrated by staff" in html
+    board = reverse("admin:matches_match_board", args=[first, event.seq])
+    assert moderator_of_players.get(board).status_code == 200  # the board after that event
+    export = reverse("admin:matches_match_export", args=[first])
+    assert moderator_of_players.get(export).status_code == 200
     again = moderator_of_players.post(url, {"reason": "twice"}, follow=True)
     assert "does not count for the ratings" in again.content.decode()
     assert MatchEvent.objects.filter(match_id=first, type="marked_unrated").count() == 1
