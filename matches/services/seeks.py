@@ -365,7 +365,7 @@ def _start(a: Seek, b: Seek, now: datetime) -> int:
     )
     view = lobby.open_match(first.user, request)
     assert view.match_id is not None
-    joined = play.match_join(match_id=view.match_id, user=second.user, seat=1, now=now)
+    joined = play.match_join(match_id=view.match_id, user=second.user, seat=1)
     for s in (a, b):
         s.status, s.match_id, s.ended_at = Seek.Status.PAIRED, view.match_id, now
         s.save(update_fields=["status", "match", "ended_at"])

@@ -206,21 +206,17 @@ def test_a_seeker_who_started_another_match_meanwhile_is_not_paired() -> None:
 @override_settings(TAVLA_SEEK_EXIT_LIMIT=2, TAVLA_SEEK_EXIT_COOLDOWN=600)
 def test_refused_after_leaving_matches_early_until_the_cooldown_is_over() -> None:
     quitter, other = account("quitter"), account("other")
-    for minutes in (1, 2):
-        match_id = started(quitter, other, length=3)
-        EarlyExit.objects.create(
-            user=quitter, match_id=match_id, kind="aborted", at=at(minutes * 60)
-        )
-        services.match_abort(match_id=match_id, user=quitter)
-    EarlyExit.objects.filter(at__gt=at(200)).delete()  # the live records, at real time
-    assert EarlyExit.objects.filter(user=quitter).count() == 2
+    for _ in range(2):  # he aborts twice after his opponent sat down: two early exits
+        services.match_abort(match_id=started(quitter, other, length=3), user=quitter)
+    last = EarlyExit.objects.filter(user=quitter).latest("at").at
+    assert EarlyExit.objects.filter(user=quitter, kind="aborted").count() == 2
+    asked = SeekRequest(length=3)
     with pytest.raises(SeekRefused) as refused:
-        post(quitter, 300)
-    assert refused.value.detail == {
-        "early_exits": 2,
-        "until": (at(120) + timedelta(seconds=600)).isoformat(),
-    }
-    assert post(quitter, 721).status == "waiting"
+        seeks.seek(quitter, asked, now=last + timedelta(seconds=599))
+    until = last + timedelta(seconds=600)
+    assert refused.value.detail == {"early_exits": 2, "until": until.isoformat()}
+    assert seeks.seek(quitter, asked, now=last + timedelta(seconds=601)).status == "waiting"
+    assert post(other).status == "paired"  # his opponent did nothing wrong
 
 
 def test_the_computer_after_n_seconds() -> None:
