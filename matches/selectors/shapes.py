@@ -49,6 +49,7 @@ EventType = Literal[
     "match_created", "player_joined", "opening_roll", "rolled", "moved", "passed",
     "cube_offered", "cube_taken", "cube_dropped", "resign_offered", "resign_accepted",
     "resign_rejected", "timed_out", "forfeited", "aborted", "rematch_offered",
+    "marked_unrated",
 ]  # fmt: skip
 """The stored event types (matches/store/events.py EVENT_TYPES; a test keeps them equal)."""
 

@@ -248,3 +248,23 @@ def test_a_profile_without_a_kind_row_counts_as_registered(make_player) -> None:
     assert not PlayerProfile.objects.filter(user=plain).exists()
     body = make_player().get("/players/plain").json()
     assert body["kind"] == "registered" and body["rated"] is True
+
+
+def test_a_match_marked_unrated_shows_the_event_and_loses_its_ratings(make_player, schemas) -> None:
+    from django.contrib.auth import get_user_model
+
+    from matches.services import ratings
+
+    ana, ben = make_player("ana"), make_player("ben")
+    match_id = online(ana, ben, length=3)
+    finish(match_id, 1)
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    ratings.mark_unrated(match_id=match_id, by=staff, reason="one person, two accounts")
+    body = ana.get(f"/matches/{match_id}/events").json()
+    conforms(body, "Events", schemas)
+    last = body["events"][-1]
+    assert (last["type"], last["data"]["reason"]) == ("marked_unrated", "one person, two accounts")
+    state = ana.state(match_id)
+    conforms(state, "MatchState", schemas)
+    assert state["settings"]["rated"] is False and state["status"] == "finished"
+    assert ana.get(f"/players/{ana.username}").json()["ratings"] == []  # rebuilt without it

@@ -443,9 +443,10 @@ events = extend_schema(
     description="Events with seq > `after`, oldest first. With `wait` (seconds, at most"
     " 30) and nothing new, the request waits until an event arrives or the time is up"
     " (then `events` is empty). Clients loop with `after` = the last seq they saw.\n\n"
-    "`data` is the event's payload (seats are 0 and 1). After the end of a match one more"
-    " type may arrive: `rematch_offered` (`seat`: who asked, `match_id`: the new match),"
-    " which changes nothing in the finished match.",
+    "`data` is the event's payload (seats are 0 and 1). After the end of a match two more"
+    " types may arrive: `rematch_offered` (`seat`: who asked, `match_id`: the new match)"
+    " and `marked_unrated` (`reason`: staff took the match out of the ratings; it may come"
+    " before the end too), neither of which changes anything in the game.",
     parameters=[MATCH_ID, rq.EventsQuerySerializer],
     responses={
         200: OpenApiResponse(
