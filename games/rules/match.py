@@ -13,6 +13,7 @@ and a resignation are worth, who starts the next game by default.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -371,7 +372,11 @@ class MatchState:
             cube_owner=self.cube_owner,
             player_on_roll=roller,
             # Over, gnubg's flag is already the next game's: none after the match.
-            crawford=self.crawford_game and s.length > 0 and self.phase != Phase.OVER,
+            crawford=(
+                _next_game_is_crawford(self, self.score)
+                if self.phase == Phase.OVER
+                else self.crawford_game and s.length > 0
+            ),
             game_state=state,
             turn=to_act,
             double_offered=self.phase == Phase.DOUBLED,
@@ -579,14 +584,7 @@ def _end_game(
     if s.length and score[winner] >= s.length:
         return replace(_over(ended, winner, how), resign_value=0)
     ended = replace(ended, resign_value=0, dice=None)
-    crawford_game = (
-        s.crawford
-        and state.game.has_cube
-        and s.length > 0
-        and not state.crawford_done
-        and not state.crawford_game
-        and max(score) == s.length - 1
-    )
+    crawford_game = _next_game_is_crawford(state, score)
     starter = s.next_game_starter == Starter.WINNER
     return replace(
         ended,
@@ -599,6 +597,20 @@ def _end_game(
         game_number=state.game_number + 1,
         crawford_game=crawford_game,
         crawford_done=state.crawford_done or state.crawford_game,
+    )
+
+
+def _next_game_is_crawford(state: MatchState, score: Sequence[int]) -> bool:
+    """Whether the game after `state`'s, at `score`, is the Crawford game: the first game after
+    a player first reaches one point short of the match (never once the match is won)."""
+    s = state.settings
+    return (
+        s.crawford
+        and state.game.has_cube
+        and s.length > 0
+        and not state.crawford_done
+        and not state.crawford_game
+        and max(score) == s.length - 1
     )
 
 

@@ -1059,3 +1059,34 @@ def test_replay_refuses_what_cannot_mean_anything():
             apply(over, Abort(), check=check)
         with pytest.raises(IllegalAction, match="no player 2"):
             apply(new(length=1), Roll(2, Dice.of(3, 1)), check=check)
+
+
+@pytest.mark.parametrize(
+    ("score", "crawford_done", "flag"),
+    [
+        ((1, 2), False, True),  # a player has just reached 2 of 3: the next game is Crawford
+        ((1, 1), False, False),  # nobody one point short
+        ((1, 2), True, False),  # the Crawford game has been played: post-Crawford
+        ((1, 3), False, False),  # the match is won: no next game, no flag
+    ],
+)
+def test_a_game_just_over_shows_gnubgs_crawford_flag_of_the_next_game(
+    score: tuple[int, int], crawford_done: bool, flag: bool
+) -> None:
+    """gnubg sets the Crawford flag as soon as the game that leads to it ends (seen in
+    tests/api/test_gnubg_ids.py: 'AStgABAAEAAE' from us against gnubg's 'gStgABAAEAAE' at 1-2
+    of 3 after a resignation); the admin shows such an ended game in phase OVER."""
+    from games.rules import match_id_decode
+
+    state = MatchState.new(MatchSettings(length=3, cube=True))
+    ended = replace(
+        state,
+        phase=Phase.OVER,
+        score=score,
+        winner=0,
+        ended_by=EndedBy.RESIGN,
+        ended_resign=1,
+        ended_turn=1,
+        crawford_done=crawford_done,
+    )
+    assert match_id_decode(ended.gnubg_ids()[1]).crawford is flag
