@@ -69,15 +69,24 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def open_page(site: Site, browser: Any, transactional_db: Any) -> Iterator[Callable[..., Any]]:
-    """open_page(path="", locale="en-US", viewport=DESKTOP): a page in a fresh browser context
-    (its own storage: a different player), console errors collected in page.errors."""
+    """open_page(path="", locale="en-US", viewport=DESKTOP, setup=None): a page in a fresh
+    browser context (its own storage: a different player), console errors collected in
+    page.errors; `setup(page)` runs before the page is loaded (routes, network conditions)."""
     contexts: list[Any] = []
 
-    def open_(path: str = "", *, locale: str = "en-US", viewport: dict | None = None) -> Any:
+    def open_(
+        path: str = "",
+        *,
+        locale: str = "en-US",
+        viewport: dict | None = None,
+        setup: Callable[[Any], None] | None = None,
+    ) -> Any:
         context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
+        if setup is not None:
+            setup(page)
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
         if os.environ.get("TAVLA_BROWSER_DEBUG"):

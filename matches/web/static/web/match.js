@@ -89,14 +89,20 @@ export class MatchScreen {
     this.root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
     const state = await api.get(`/matches/${this.id}`);
     await this.setState(state);
+    this.streamSeq = state.version;
+    this.streamCount = 0;
+    this.streamGaps = 0;
     this.stream = watch(this.id, state.version, {
       onEvents: (events) => this.onEvents(events),
+      onState: (pushed) => this.setState(pushed).catch((err) => showError(err.message)),
+      onTransport: () => this.render(),
       onConnection: (ok) => {
         connection(ok);
         if (ok) this.refresh();
       },
       onFatal: (err) => showError(err.message),
     });
+    this.render();
     this.ticker = setInterval(() => this.tick(), 250);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -113,6 +119,13 @@ export class MatchScreen {
   // -- state -------------------------------------------------------------------------------
 
   onEvents(events) {
+    // what the stream delivered, on the page for the tests: no seq twice, none skipped
+    for (const e of events) {
+      if (e.seq !== this.streamSeq + 1) this.streamGaps += 1;
+      this.streamSeq = e.seq;
+      this.streamCount += 1;
+    }
+    if (this.dom) this.root.querySelector("section.match").dataset.stream = `${this.streamSeq} ${this.streamCount} ${this.streamGaps}`;
     for (const e of events) {
       const name = (seat) => (this.state ? seatName(this.state, seat) : "");
       if (e.type === "rolled") this.lastDice = e.data.dice;
@@ -126,9 +139,11 @@ export class MatchScreen {
         if (a !== b) this.notice(t("notice.opening", { a: `${name(0)} ${a}`, b: `${name(1)} ${b}`, name: name(a > b ? 0 : 1) }));
       }
       if (e.type === "resign_rejected") this.notice(t("notice.rejected"));
+      if (e.type === "marked_unrated") this.notice(t("notice.unrated"));
     }
+    // the socket brings the state after the events; the long-poll only the events
     const top = events[events.length - 1].seq;
-    if (!this.state || top > this.state.version) this.refresh();
+    if (this.stream.transport() === "poll" && (!this.state || top > this.state.version)) this.refresh();
   }
 
   notice(message) {
@@ -322,6 +337,8 @@ export class MatchScreen {
     section.dataset.status = s.status;
     section.dataset.steps = String(this.steps.length);
     section.dataset.passes = String(this.passes);
+    section.dataset.transport = this.stream ? this.stream.transport() : "";
+    section.dataset.stream = `${this.streamSeq} ${this.streamCount} ${this.streamGaps}`;
     section.dataset.toAct = s.to_act && s.status === "active" ? s.to_act.who : "";
     section.classList.toggle("waiting", s.status === "waiting");
     this.renderPlayers();

@@ -1,8 +1,11 @@
-// How a match's new events reach the page: one small transport behind one function, so the
-// page never knows whether they are pushed or polled. Today: the long-poll of
-// GET /matches/{id}/events?after=&wait= (the public API). A push stream (WebSocket or SSE)
-// slots in here, with this long-poll as its fallback.
+// How a match's new events reach the page, behind one function, so the match screen never
+// knows how they come: pushed over the page's WebSocket (live.js, `/ws/v1/live`), or, when
+// WebSockets cannot get through on this page, the long-poll of
+// GET /matches/{id}/events?after=&wait= (both in the public API). Either way a batch holds
+// only events newer than every one given before, so a resumed connection neither skips nor
+// repeats any.
 
+import * as live from "./live.js";
 import { get, ApiError } from "./api.js";
 
 const WAIT = 25; // seconds the server may hold a poll
@@ -11,10 +14,43 @@ const SLACK = 10_000; // ms beyond that before the page gives up on a silent con
 
 /**
  * Watch a match: `onEvents(events, version)` for every batch of new events in order,
- * `onConnection(ok)` when the connection is lost (false) and back (true), `onFatal(error)` for
- * an answer that retrying cannot change (the match is gone). Returns { stop(), seen(seq) }.
+ * `onState(state)` when the transport brings the state too (the socket does, after each
+ * batch), `onConnection(ok)` when the connection is lost (false) and back (true),
+ * `onFatal(error)` for an answer that retrying cannot change (the match is gone).
+ * Returns { stop(), seen(seq), transport() } ("ws" or "poll").
  */
-export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
+export function watch(matchId, after, handlers) {
+  if (live.isBlocked()) return poll(matchId, after, handlers);
+  let kind = "ws";
+  let stopBlocked = () => {};
+  const sub = live.subscribe(matchId, after, {
+    ...handlers,
+    onFatal: (err) => {
+      stopBlocked();
+      handlers.onFatal(err);
+    },
+  });
+  let current = sub;
+  stopBlocked = live.onBlocked(() => {
+    sub.stop();
+    kind = "poll";
+    current = poll(matchId, sub.last, handlers);
+    handlers.onTransport && handlers.onTransport(kind);
+  });
+  return {
+    stop() {
+      stopBlocked();
+      current.stop();
+    },
+    seen(seq) {
+      current.seen(seq);
+    },
+    transport: () => kind,
+  };
+}
+
+/** The long-poll: the fallback when the page's WebSocket cannot open. */
+function poll(matchId, after, { onEvents, onConnection, onFatal }) {
   let stopped = false;
   let controller = null;
   let connected = true;
@@ -89,5 +125,6 @@ export function watch(matchId, after, { onEvents, onConnection, onFatal }) {
     seen(seq) {
       if (seq > last) last = seq;
     },
+    transport: () => "poll",
   };
 }

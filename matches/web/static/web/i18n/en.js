@@ -100,6 +100,7 @@ export default {
   "notice.passed": "{name} rolled {dice} and cannot move: the turn passes.",
   "notice.opening": "Opening roll: {a} – {b}. {name} starts.",
   "notice.rejected": "The resignation was rejected.",
+  "notice.unrated": "This match was marked unrated: it does not count for the ratings.",
   "notice.game": "Game {n}: {name} wins {points} points.",
   "result.won": "You won the match!",
   "result.lost": "You lost the match.",

@@ -95,6 +95,7 @@ export default {
   "notice.passed": "{name} je bacio {dice} i ne može da igra: potez prelazi na protivnika.",
   "notice.opening": "Početno bacanje: {a} – {b}. Počinje {name}.",
   "notice.rejected": "Predaja je odbijena.",
+  "notice.unrated": "Ovaj meč je označen kao nerangiran: ne računa se u rejting.",
   "notice.game": "Partija {n}: {name} dobija {points} poena.",
   "result.won": "Pobedio si u meču!",
   "result.lost": "Izgubio si meč.",

@@ -95,6 +95,7 @@ export default {
   "notice.passed": "{name} {dice} attı ve oynayamıyor: sıra rakibe geçti.",
   "notice.opening": "Başlangıç zarı: {a} – {b}. {name} başlıyor.",
   "notice.rejected": "Teslim reddedildi.",
+  "notice.unrated": "Bu maç derecesiz olarak işaretlendi: puanlara sayılmaz.",
   "notice.game": "Oyun {n}: {name} {points} sayı kazandı.",
   "result.won": "Maçı kazandın!",
   "result.lost": "Maçı kaybettin.",
