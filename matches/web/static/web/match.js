@@ -83,6 +83,7 @@ export class MatchScreen {
     this.refreshAgain = false;
     this.receivedAt = 0;
     this.stopped = false;
+    this.generation = 0;
   }
 
   async start() {
@@ -181,6 +182,9 @@ export class MatchScreen {
     this.receivedAt = performance.now();
     this.clockOffset = state.clock ? Date.parse(state.clock.now) - Date.now() : 0;
     if (moved) {
+      // the same version may arrive twice (the command's answer and the socket's push):
+      // only a newer one makes the legal steps asked here stale
+      const generation = ++this.generation;
       this.steps = [];
       this.history = [];
       this.selected = null;
@@ -193,7 +197,7 @@ export class MatchScreen {
           if (err instanceof api.ApiError && err.code === "illegal_action") return this.refresh();
           throw err;
         }
-        if (this.state !== state) return;
+        if (this.generation !== generation) return;
       }
     }
     this.render();
