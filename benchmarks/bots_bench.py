@@ -49,8 +49,8 @@ class CubeBlind(Player):
         self.inner = inner
         self.level = f"{inner.level}-cubeblind"
 
-    def choose_play(self, position, dice):  # type: ignore[no-untyped-def]
-        return self.inner.choose_play(position, dice)
+    def choose_play(self, position, dice, *, first_turn=False):  # type: ignore[no-untyped-def]
+        return self.inner.choose_play(position, dice, first_turn=first_turn)
 
     def resign_value(self, state: MatchState, seat: int) -> int:
         return self.inner.resign_value(state, seat)

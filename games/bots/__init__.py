@@ -1,8 +1,12 @@
 """Computer players, pure Python with numpy: the service plays them through its commands.
 
-`LEVELS` lists the levels from weakest to strongest; `player_for(level)` builds one. The
-network levels share one evaluator, loaded from the committed weights (WEIGHTS) the first
-time it is needed; the Celery worker loads it at start-up (`preload`), so no move waits.
+Each game has its own levels: `levels(game)` lists them from weakest to strongest,
+`player_for(level, game)` builds one, `default_level(game)` is the one a match gets when it
+names none; `game` is "tavla" (the default: `LEVELS`, `DEFAULT_LEVEL`) or "long-nardy"
+(`NARDY_LEVELS`). `decide(player, state, seat, roll)` is what a player does now in a match of
+either game. The network levels share one evaluator per game, loaded from the committed
+weights the first time it is needed; the Celery worker loads them at start-up (`preload`),
+so no move waits.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .matchplay import decide
+from .nardy_heuristic import NardyHeuristicPlayer
 from .network import Evaluator
 from .neural import LookaheadPlayer, NetworkPlayer
 from .random_player import RandomPlayer
@@ -48,18 +53,47 @@ LEVELS: dict[str, Callable[[], Player]] = {
 
 DEFAULT_LEVEL = "network"
 
+NARDY_LEVELS: dict[str, Callable[[], Player]] = {
+    "random": RandomPlayer,
+    "heuristic": NardyHeuristicPlayer,
+}
+"""Long nardy's levels, weakest first (the random player plays either game)."""
 
-def levels() -> list[str]:
-    """The level names, weakest first."""
-    return list(LEVELS)
+GAME_LEVELS: dict[str, dict[str, Callable[[], Player]]] = {
+    "tavla": LEVELS,
+    "long-nardy": NARDY_LEVELS,
+}
+DEFAULT_LEVELS: dict[str, str] = {"tavla": DEFAULT_LEVEL, "long-nardy": "heuristic"}
 
 
-def player_for(level: str) -> Player:
-    """A player of `level`; KeyError names the levels there are."""
+def _levels_of(game: str) -> dict[str, Callable[[], Player]]:
     try:
-        factory = LEVELS[level]
+        return GAME_LEVELS[str(game)]
     except KeyError:
-        raise KeyError(f"unknown computer level {level!r}; levels: {', '.join(LEVELS)}") from None
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(GAME_LEVELS)}") from None
+
+
+def levels(game: str = "tavla") -> list[str]:
+    """The level names of `game` ("tavla" or "long-nardy"), weakest first; ValueError names
+    the games for an unknown one."""
+    return list(_levels_of(game))
+
+
+def default_level(game: str = "tavla") -> str:
+    """The level a match of `game` gets when it names none."""
+    _levels_of(game)
+    return DEFAULT_LEVELS[str(game)]
+
+
+def player_for(level: str, game: str = "tavla") -> Player:
+    """A player of `level` for `game`; KeyError names that game's levels."""
+    found = _levels_of(game)
+    try:
+        factory = found[level]
+    except KeyError:
+        raise KeyError(
+            f"unknown computer level {level!r} for {game}; levels: {', '.join(found)}"
+        ) from None
     return factory()
 
 
@@ -70,14 +104,19 @@ def preload() -> None:
 
 __all__ = [
     "DEFAULT_LEVEL",
+    "DEFAULT_LEVELS",
+    "GAME_LEVELS",
     "LEVELS",
+    "NARDY_LEVELS",
     "WEIGHTS",
     "HeuristicPlayer",
     "LookaheadPlayer",
+    "NardyHeuristicPlayer",
     "NetworkPlayer",
     "Player",
     "RandomPlayer",
     "decide",
+    "default_level",
     "evaluator",
     "levels",
     "player_for",

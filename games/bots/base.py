@@ -23,9 +23,12 @@ class Player(ABC):
     level: str = ""
 
     @abstractmethod
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
         """One of the legal plays of `dice` in `position` (the player's own side), or None
-        when the roll cannot be played at all."""
+        when the roll cannot be played at all. `first_turn`: the player's first turn of the
+        game, which long nardy's head rule needs (tavla ignores it)."""
 
     def should_double(self, state: MatchState, seat: int) -> bool:
         """Offer the cube now? Asked only when `state.may_double(seat)` is true."""
@@ -43,6 +46,7 @@ class Player(ABC):
         """Accept the resignation the opponent offers (`state.resign_value`)?"""
         return True
 
-    def legal(self, position: Position, dice: Dice) -> list[Play]:
-        """The legal plays, for subclasses."""
-        return legal_plays(position, dice)
+    def legal(self, position: Position, dice: Dice, first_turn: bool = False) -> list[Play]:
+        """The legal plays, for subclasses (the game is the position's: a NardyPosition is
+        long nardy)."""
+        return legal_plays(position, dice, first_turn=first_turn)

@@ -119,5 +119,7 @@ class HeuristicPlayer(Player):
 
     level = "heuristic"
 
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        return best_play(self.legal(position, dice))
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
+        return best_play(self.legal(position, dice, first_turn))

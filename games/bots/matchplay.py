@@ -40,7 +40,9 @@ MAX_ACTIONS = 20_000
 def decide(player: Player, state: MatchState, seat: int, roll: Callable[[], Dice]) -> Action:
     """What `player`, on `seat`, does now that he must act: resign, double or roll (with the
     dice `roll` gives: the server's, or a seeded simulation's), his play, take or drop,
-    accept or reject."""
+    accept or reject. Either game: in long nardy the rules never offer the cube
+    (`may_double` is false) and the player is told whether this is his first turn of the
+    game (the head rule's exception)."""
     phase = state.phase
     if phase == Phase.ROLL:
         value = player.resign_value(state, seat)
@@ -50,7 +52,8 @@ def decide(player: Player, state: MatchState, seat: int, roll: Callable[[], Dice
             return Double(seat)
         return Roll(seat, roll())
     if phase == Phase.PLAY and state.dice is not None:
-        play = player.choose_play(state.position_for(seat), state.dice)
+        view = state.position_for(seat)
+        play = player.choose_play(view, state.dice, first_turn=state.first_turn[seat])
         return Move(seat, play.steps if play is not None else ())
     if phase == Phase.DOUBLED:
         return Take(seat) if player.should_take(state, seat) else Drop(seat)

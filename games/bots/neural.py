@@ -43,8 +43,10 @@ class NetworkPlayer(Player):
         self.noise = noise
         self._random = random.Random(seed)
 
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        plays = self.legal(position, dice)
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
+        plays = self.legal(position, dice, first_turn)
         if len(plays) <= 1:
             return plays[0] if plays else None
         scores = equity(self.evaluator.evaluate_many([p.result for p in plays]))
@@ -98,8 +100,10 @@ class LookaheadPlayer(NetworkPlayer):
         self.candidates = candidates
         self.margin = margin  # candidates further than this behind the best are not searched
 
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        plays = self.legal(position, dice)
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
+        plays = self.legal(position, dice, first_turn)
         if len(plays) <= 1:
             return plays[0] if plays else None
         shallow = equity(self.evaluator.evaluate_many([p.result for p in plays]))

@@ -143,5 +143,7 @@ class PubevalPlayer(Player):
 
     level = "pubeval"
 
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        return best_play(position, self.legal(position, dice))
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
+        return best_play(position, self.legal(position, dice, first_turn))

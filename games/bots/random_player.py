@@ -18,6 +18,8 @@ class RandomPlayer(Player):
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    def choose_play(self, position: Position, dice: Dice) -> Play | None:
-        plays = self.legal(position, dice)
+    def choose_play(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> Play | None:
+        plays = self.legal(position, dice, first_turn)
         return self._random.choice(plays) if plays else None

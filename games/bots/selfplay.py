@@ -3,6 +3,10 @@
 Dice come from a seeded `random.Random`, so a game is repeatable, and two games with the same
 seed see the same dice in the same order whoever sits where: playing each seed twice with
 the players swapped ("duplicate" play) cancels most of the luck of the dice.
+
+Either game (`game=`, tavla by default). In long nardy the opening roll only decides who
+starts: he then rolls both dice for his first turn, and each player's first turn of the game
+may take two checkers off the head with 6-6, 4-4 or 3-3.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.rules import Dice, GameKind, Position, has_won, kind_of_win
+from games.rules import TAVLA, Dice, Game, GameKind, has_won, kind_of_win
 
 from .base import Player
 
@@ -42,13 +46,15 @@ def opening_roll(rng: random.Random) -> tuple[int, Dice]:
             return (0 if a > b else 1), Dice.of(a, b)
 
 
-def play_game(players: tuple[Player, Player], seed: int) -> GameResult:
+def play_game(players: tuple[Player, Player], seed: int, game: Game = TAVLA) -> GameResult:
     """One cubeless game from the starting position; `players[s]` sits in seat `s`."""
     rng = random.Random(seed)
     mover, dice = opening_roll(rng)
-    position = Position.starting()
+    if not game.plays_opening_dice:
+        dice = Dice.of(rng.randint(1, 6), rng.randint(1, 6))
+    position = game.starting()
     for turn in range(1, MAX_TURNS + 1):
-        play = players[mover].choose_play(position, dice)
+        play = players[mover].choose_play(position, dice, first_turn=turn <= 2)
         if play is not None:
             position = play.result
             if has_won(position):
@@ -59,6 +65,8 @@ def play_game(players: tuple[Player, Player], seed: int) -> GameResult:
     raise RuntimeError(f"game with seed {seed} did not end in {MAX_TURNS} turns")
 
 
-def play_duplicate(first: Player, second: Player, seed: int) -> tuple[GameResult, GameResult]:
+def play_duplicate(
+    first: Player, second: Player, seed: int, game: Game = TAVLA
+) -> tuple[GameResult, GameResult]:
     """Two games on the same dice, `first` in seat 0 and then in seat 1."""
-    return play_game((first, second), seed), play_game((second, first), seed)
+    return play_game((first, second), seed, game), play_game((second, first), seed, game)
