@@ -2,16 +2,19 @@
 //   #/              lobby (or "play as guest")
 //   #/match/<id>    a match: play it, or watch it
 //   #/invite/<code> an invite link
+//   #/leaderboard[/<game>]  the leaderboard
 //   #/signup, #/login
 
 import * as api from "./api.js";
 import { detect, setLanguage, t } from "./i18n.js";
-import { account, authScreen, currentAccount, inviteScreen, lobbyScreen } from "./lobby.js";
+import { account, authScreen, currentAccount, inviteScreen, leaderboardScreen, lobbyScreen } from "./lobby.js";
+import * as live from "./live.js";
 import { MatchScreen } from "./match.js";
 import { clearError, h, showError } from "./ui.js";
 
 const root = document.getElementById("app");
 let screen = null;
+let routes = 0; // which call of route() is the current one
 
 function useLanguage(tag, remember) {
   const lang = setLanguage(tag, remember);
@@ -30,6 +33,8 @@ function navigate(hash, replace = false) {
 
 function renderAccount() {
   const me = currentAccount();
+  live.sameToken();
+  if (me) notifications();
   const node = document.getElementById("account");
   if (!me) {
     node.replaceChildren(h("a", { href: "#/login" }, t("account.login")));
@@ -58,6 +63,7 @@ function renderAccount() {
 
 async function route() {
   clearError();
+  const turn = ++routes;
   if (screen) screen.stop();
   screen = null;
   renderAccount();
@@ -66,6 +72,8 @@ async function route() {
     if (kind === "match" && arg) {
       screen = new MatchScreen(root, arg, { navigate });
       await screen.start();
+    } else if (kind === "leaderboard") {
+      await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
       await inviteScreen(root, arg, navigate);
     } else if (kind === "signup" || kind === "login") {
@@ -74,7 +82,9 @@ async function route() {
         navigate("#/");
       });
     } else {
-      await lobbyScreen(root, navigate);
+      const lobby = await lobbyScreen(root, navigate);
+      if (turn === routes) screen = lobby;
+      else lobby.stop(); // left meanwhile
     }
   } catch (err) {
     showError(err.message);
@@ -83,11 +93,41 @@ async function route() {
   renderAccount();
 }
 
+/**
+ * The player's notifications wherever he is on the site: a rematch offered to him is shown
+ * with a link to it (on the finished match's own screen the offer is already there).
+ */
+function toast(message, href) {
+  const node = document.getElementById("toast");
+  const close = h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: () => (node.hidden = true) }, t("notify.close"));
+  node.replaceChildren(h("span", { text: message }),
+    h("a", { href, class: "button", "data-action": "open-notification", onclick: () => (node.hidden = true) }, t("notify.open")), close);
+  node.hidden = false;
+}
+
+let listening = false;
+
+function notifications() {
+  if (listening) return;
+  listening = true;
+  live.onNotification(async (note) => {
+    if (note.kind !== "rematch_offered") return;
+    if (screen && screen.state && screen.state.lobby && screen.state.lobby.rematch === note.match) return;
+    try {
+      const state = await api.get(`/matches/${note.match}`);
+      const other = state.players.find((p) => p && p.username !== currentAccount()?.username);
+      toast(t("notify.rematch", { name: other ? other.display_name || other.username : "" }), `#/match/${note.match}`);
+    } catch {
+      /* a hint only: the lists say the same */
+    }
+  });
+}
+
 async function main() {
   useLanguage(detect(), false);
   document.getElementById("language").addEventListener("change", (e) => {
     useLanguage(e.target.value, true);
-    if (screen) {
+    if (screen && screen.render) {
       screen.dom = null;
       screen.render();
     }

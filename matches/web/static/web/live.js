@@ -168,7 +168,7 @@ export function reconnect() {
 }
 
 /** A socket opened before a log in, log out or new guest speaks for the old token. */
-function sameToken() {
+export function sameToken() {
   if (ws && openedWith !== api.token()) reconnect();
 }
 

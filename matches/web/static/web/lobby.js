@@ -3,11 +3,14 @@
 // matches, open challenges and live matches to watch. Also the invite page.
 
 import * as api from "./api.js";
-import { GAMES, LENGTHS, MODES } from "./games.js";
+import { CLOCK_PRESETS, GAMES, LENGTHS, MODES } from "./games.js";
 import { t } from "./i18n.js";
+import * as live from "./live.js";
 import { h, showError } from "./ui.js";
 
 const PREFS = "tavla.new-match";
+const SEEK_PREFS = "tavla.seek";
+const SEEK_KEY = "tavla.seek.id"; // the waiting seek of this tab (a reload resumes waiting)
 
 let me = null; // the account of the token, or null
 
@@ -156,10 +159,216 @@ function newMatchForm(levels, navigate) {
   return form;
 }
 
+function seekPrefs() {
+  try {
+    return { game: "tavla", length: 5, clock: "site", ...JSON.parse(localStorage.getItem(SEEK_PREFS) || "{}") };
+  } catch {
+    return { game: "tavla", length: 5, clock: "site" };
+  }
+}
+
+/**
+ * "Play online now": quick pairing (POST /seeks) with an opponent of similar rating. While it
+ * waits, the page's WebSocket keeps the seek alive and brings `seek_paired`; a poll of
+ * GET /seeks/{id} is the truth when no socket gets through (and a slow check beside it).
+ * Returns { node, stop() }: leaving the lobby withdraws a waiting seek.
+ */
+function quickPairing(navigate) {
+  const p = seekPrefs();
+  const available = GAMES.filter((g) => g.available);
+  const game = h("select", { name: "seek-game", "aria-label": t("new.game") },
+    available.map((g) => h("option", { value: g.api, selected: g.api === p.game }, t(g.label))));
+  const length = h("select", { name: "seek-length", "aria-label": t("new.length") },
+    LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, n === 1 ? t("new.point") : t("new.points", { n }))));
+  const clock = h("select", { name: "seek-clock", "aria-label": t("seek.clock") },
+    CLOCK_PRESETS.map((c) => h("option", { value: c, selected: c === p.clock }, t(`clock.preset.${c}`))));
+  const line = h("p", { class: "seek-status", role: "status", "aria-live": "polite" });
+  const startButton = h("button", { type: "submit", class: "primary", "data-action": "seek" }, t("seek.play"));
+  const cancelButton = h("button", { type: "button", "data-action": "cancel-seek", hidden: true }, t("seek.cancel"));
+  const form = h("form", { class: "card seek", "aria-labelledby": "seek-title" },
+    h("h2", { id: "seek-title", text: t("seek.title") }),
+    h("p", { class: "small", text: t("seek.text") }),
+    h("div", { class: "row wrap" },
+      field(t("new.game"), game), field(t("new.length"), length), field(t("seek.clock"), clock)),
+    h("div", { class: "row" }, startButton, cancelButton),
+    line);
+
+  let seek = null;
+  let timer = null;
+  let stopNotes = null;
+  let gone = false;
+
+  const show = () => {
+    const waiting = seek && seek.status === "waiting";
+    form.dataset.seek = seek ? seek.status : "";
+    startButton.hidden = waiting;
+    cancelButton.hidden = !waiting;
+    [game, length, clock].forEach((n) => (n.disabled = waiting));
+    if (waiting) {
+      const window = seek.window === null ? t("seek.anyone") : t("seek.window", { n: Math.round(seek.window) });
+      line.textContent = t("seek.waiting", { rating: Math.round(seek.rating), window });
+    } else if (seek && seek.status === "expired") line.textContent = t("seek.expired");
+    else line.textContent = "";
+  };
+  const finish = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (stopNotes) stopNotes();
+    stopNotes = null;
+    sessionStorage.removeItem(SEEK_KEY);
+  };
+  const paired = (matchId) => {
+    finish();
+    seek = null;
+    if (!gone) navigate(`#/match/${matchId}`);
+  };
+  const update = (answer) => {
+    seek = answer;
+    if (seek.status === "paired" && seek.match) return paired(seek.match);
+    if (seek.status !== "waiting") finish();
+    show();
+  };
+  const check = async () => {
+    timer = null;
+    if (!seek || gone) return;
+    try {
+      update(await api.get(`/seeks/${seek.id}`));
+    } catch (err) {
+      if (err instanceof api.ApiError) {
+        finish();
+        seek = null;
+        show();
+        return showError(err.message);
+      }
+    }
+    if (seek && seek.status === "waiting" && !gone) schedule();
+  };
+  // with the socket open it keeps the seek alive and says when it is paired: a slow check
+  // only; without it the poll is what keeps the seek alive (it expires after 30 s)
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, live.isOpen() ? 10_000 : 3_000);
+  };
+  // the notification may come before the answer to our own POST: kept until we know our id
+  let early = [];
+  const listen = () => {
+    if (stopNotes) return;
+    stopNotes = live.onNotification((note) => {
+      if (note.kind !== "seek_paired") return;
+      if (!seek) early.push(note);
+      else if (note.seek === seek.id) paired(note.match);
+    });
+  };
+  const wait = () => {
+    sessionStorage.setItem(SEEK_KEY, seek.id);
+    listen();
+    const mine = early.find((note) => note.seek === seek.id);
+    early = [];
+    if (mine) return paired(mine.match);
+    schedule();
+  };
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const prefs = { game: game.value, length: Number(length.value), clock: clock.value };
+    localStorage.setItem(SEEK_PREFS, JSON.stringify(prefs));
+    startButton.disabled = true;
+    listen(); // the socket is open (or opening) before the seek can be paired
+    try {
+      update(await api.post("/seeks", prefs));
+      if (seek && seek.status === "waiting") wait();
+    } catch (err) {
+      showError(err.message);
+    } finally {
+      startButton.disabled = false;
+    }
+  });
+  cancelButton.addEventListener("click", async () => {
+    if (!seek) return;
+    try {
+      update(await api.call("DELETE", `/seeks/${seek.id}`));
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+
+  const resume = sessionStorage.getItem(SEEK_KEY);
+  if (resume) {
+    seek = { id: resume, status: "waiting", rating: 0, window: null };
+    wait();
+    check();
+  }
+  show();
+  return {
+    node: form,
+    stop() {
+      gone = true;
+      if (seek && seek.status === "waiting") {
+        api.call("DELETE", `/seeks/${seek.id}`).catch(() => {});
+      }
+      finish();
+    },
+  };
+}
+
+/** The player's ratings (GET /players/{name}); guests are not rated. */
+async function ratingCard() {
+  if (me.kind === "guest") {
+    return h("section", { class: "card rating", id: "my-rating" },
+      h("p", { class: "small" }, t("rating.guest") + " ", h("a", { href: "#/signup" }, t("account.signup"))),
+      h("a", { href: "#/leaderboard", "data-action": "leaderboard" }, t("leaderboard.title")));
+  }
+  let player = null;
+  try {
+    player = await api.get(`/players/${encodeURIComponent(me.username)}`);
+  } catch {
+    return null;
+  }
+  const rows = GAMES.filter((g) => g.available).map((g) => {
+    const r = (player.ratings || []).find((x) => x.game === g.api);
+    return h("li", { "data-game": g.api },
+      h("span", { text: t(g.label) }),
+      h("strong", { class: "rating-value", text: r ? String(Math.round(r.rating)) : "1500" }),
+      h("span", { class: "small", text: t("rating.matches", { n: r ? r.matches : 0 }) }));
+  });
+  return h("section", { class: "card rating", id: "my-rating" },
+    h("h2", { text: t("rating.title") }), h("ul", { class: "ratings" }, rows),
+    h("a", { href: "#/leaderboard", "data-action": "leaderboard" }, t("leaderboard.title")));
+}
+
+/** The leaderboard of a game (GET /leaderboard?game=): registered players by rating. */
+export async function leaderboardScreen(root, gameId, navigate) {
+  const games = GAMES.filter((g) => g.available);
+  const game = games.find((g) => g.api === gameId) || games[0];
+  const board = await api.get(`/leaderboard${api.query({ game: game.api, limit: 50 })}`);
+  const picker = h("select", { id: "leaderboard-game", "aria-label": t("new.game"),
+    onchange: (e) => navigate(`#/leaderboard/${e.target.value}`) },
+  games.map((g) => h("option", { value: g.api, selected: g === game }, t(g.label))));
+  const table = board.results.length
+    ? h("table", { class: "leaderboard" },
+      h("caption", { class: "sr-only", text: t("leaderboard.caption", { game: t(game.label) }) }),
+      h("thead", {}, h("tr", {}, ["leaderboard.rank", "leaderboard.player", "leaderboard.rating", "leaderboard.matches", "leaderboard.record"]
+        .map((k) => h("th", { scope: "col", text: t(k) })))),
+      h("tbody", {}, board.results.map((e) => h("tr", { "data-player": e.player.username },
+        h("td", { text: String(e.rank) }),
+        h("th", { scope: "row", text: e.player.display_name || e.player.username }),
+        h("td", { class: "num", text: e.rating.toFixed(2) }),
+        h("td", { class: "num", text: String(e.matches) }),
+        h("td", { class: "num", text: `${e.wins}–${e.losses}` })))))
+    : h("p", { class: "small", text: t("leaderboard.none") });
+  root.replaceChildren(h("section", { class: "card leaderboard-card", id: "leaderboard" },
+    h("h1", { text: t("leaderboard.title") }),
+    field(t("new.game"), picker),
+    table,
+    h("p", { class: "small", text: t("leaderboard.note") }),
+    h("a", { href: "#/", class: "button" }, t("btn.lobby"))));
+}
+
 function playerName(p) {
   if (!p) return "?";
   if (p.kind === "computer") return t("computer");
-  return p.display_name || p.username;
+  const name = p.display_name || p.username;
+  return typeof p.rating === "number" ? `${name} (${Math.round(p.rating)})` : name;
 }
 
 function summaryLine(m) {
@@ -176,17 +385,20 @@ function list(title, id, items, action) {
       : h("p", { class: "small", text: t("list.none") }));
 }
 
+/** The lobby; returns { stop() } (leaving it withdraws a waiting quick-pairing seek). */
 export async function lobbyScreen(root, navigate) {
   if (!me) {
     root.replaceChildren(guestForm(() => navigate("#/", true)), await liveList(navigate));
-    return;
+    return { stop() {} };
   }
-  const [levels, mine, challenges, live] = await Promise.all([
+  const [levels, mine, challenges, watchable, rating] = await Promise.all([
     api.get("/rules/levels"),
     api.get("/matches?status=waiting,active&limit=20"),
     api.get("/matches/challenges?limit=20"),
     api.get("/matches/live?limit=20"),
+    ratingCard(),
   ]);
+  const quick = quickPairing(navigate);
   const accept = (m) => h("button", {
     type: "button",
     "data-action": "accept-challenge",
@@ -202,12 +414,14 @@ export async function lobbyScreen(root, navigate) {
   const others = challenges.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
   root.replaceChildren(
     h("div", { class: "columns" },
-      newMatchForm(levels.levels, navigate),
+      h("div", {}, quick.node, newMatchForm(levels.levels, navigate)),
       h("div", {},
+        rating,
         list(t("list.mine"), "mine", mine.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"))),
         list(t("list.challenges"), "challenges", others, accept),
-        list(t("list.live"), "live", live.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))),
+        list(t("list.live"), "live", watchable.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
+  return quick;
 }
 
 async function liveList(navigate) {

@@ -60,6 +60,13 @@ function seatName(state, seat) {
   return p.display_name || p.username;
 }
 
+/** A player's rating in the match's game, beside his name (guests and the computer have none). */
+function rating(player) {
+  if (!player || typeof player.rating !== "number") return null;
+  const n = Math.round(player.rating);
+  return h("span", { class: "rating", title: t("rating.of", { n }), "aria-label": t("rating.of", { n }), text: String(n) });
+}
+
 const fmt = (seconds) => {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -384,6 +391,7 @@ export class MatchScreen {
       return [
         h("span", { class: `swatch ${seat === 0 ? "light" : "dark"}`, "aria-hidden": "true" }),
         h("strong", { class: "name", text: seatName(s, seat) }),
+        rating(s.players[seat]),
         h("span", { class: "pips", text: t("match.pips", { n: pips }) }),
         h("span", { class: "score", "aria-label": t("match.score"), text: String(score) }),
         s.clock ? h("span", { class: "clock", "data-clock": who, role: "timer", "aria-label": t("clock.label", { name: seatName(s, seat) }) }) : null,
@@ -437,9 +445,12 @@ export class MatchScreen {
     const score = s.score.length ? t("match.score.to", { a: s.score.seats[0], b: s.score.seats[1], n: s.score.length })
       : t("match.score.money", { a: s.score.seats[0], b: s.score.seats[1] });
     const crawford = s.crawford.crawford_game ? " · " + t("match.crawford") : "";
+    // it counts when the match is rated and both players are (registered players and bots)
+    const counts = s.settings.rated && s.players.every((p) => p && (p.kind === "registered" || p.kind === "bot"));
+    const rated = s.settings.mode === "online" && s.status !== "waiting" ? " · " + t(counts ? "match.rated" : "match.unrated") : "";
     this.dom.status.replaceChildren(
       h("span", { class: "what", text }),
-      h("span", { class: "scoreline", text: `${seatName(s, 0)} – ${seatName(s, 1)}: ${score}${crawford}` }),
+      h("span", { class: "scoreline", text: `${seatName(s, 0)} – ${seatName(s, 1)}: ${score}${crawford}${rated}` }),
     );
     this.dom.status.dataset.phase = s.phase;
     this.dom.status.dataset.status = s.status;
