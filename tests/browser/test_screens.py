@@ -41,6 +41,12 @@ def test_main_screens_fit_desktop_and_phone(open_page, tmp_path, size, viewport)
     shoot(page, folder, f"{size}-welcome")
     become_guest(page, "Jelena")
     shoot(page, folder, f"{size}-lobby")
+    page.click("[data-action=seek]")  # quick pairing: waiting for an opponent
+    page.wait_for_selector("form.seek[data-seek=waiting]")
+    page.locator("form.seek").scroll_into_view_if_needed()
+    shoot(page, folder, f"{size}-seek")
+    page.click("[data-action=cancel-seek]")
+    page.wait_for_selector("form.seek[data-seek=cancelled]")
     start_match(page, "hotseat", 5)
     assert next_thing(page) == "source"
     page.locator("#board .spot.source").first.click()

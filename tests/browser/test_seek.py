@@ -40,6 +40,7 @@ def test_two_players_seek_and_land_in_the_same_match(open_page) -> None:
     ana.wait_for_selector("form.seek[data-seek=waiting]")
     assert "Looking for an opponent" in ana.inner_text(".seek-status")
     assert ana.locator("[data-action=cancel-seek]").is_visible()
+    assert ana.locator("[data-action=seek]").is_hidden()
     clicked = time.monotonic()
     seek(bora)
     bora.wait_for_selector("section.match[data-status=active]")  # paired by its own POST
@@ -52,14 +53,23 @@ def test_two_players_seek_and_land_in_the_same_match(open_page) -> None:
     assert ana.errors == [] and bora.errors == []
 
 
-def test_a_seek_can_be_cancelled(open_page) -> None:
+def test_a_seek_can_be_cancelled_by_keyboard_with_labelled_controls(open_page) -> None:
     page = open_page()
     become_guest(page)
-    seek(page, 3)
+    for name in ("Game", "Match to", "Clock"):  # every new control has a name for readers
+        assert page.get_by_role("combobox", name=name).first.is_visible(), name
+    page.get_by_role("combobox", name="Match to").first.select_option("3")
+    page.get_by_role("button", name="Play online now").focus()
+    page.keyboard.press("Enter")
     page.wait_for_selector("form.seek[data-seek=waiting]")
-    page.click("[data-action=cancel-seek]")
+    assert (
+        "Looking for an opponent"
+        in page.get_by_role("status").filter(has_text="Looking").inner_text()
+    )
+    page.get_by_role("button", name="Stop looking").focus()
+    page.keyboard.press("Enter")
     page.wait_for_selector("form.seek[data-seek=cancelled]")
-    assert page.locator("[data-action=seek]").is_visible()
+    assert page.get_by_role("button", name="Play online now").is_visible()
     assert page.inner_text(".seek-status") == ""
     mine = page.evaluate(
         """async () => {
@@ -98,8 +108,8 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
         page.wait_for_selector("section.match[data-status=finished]")
     assert "You won the match" in winner.inner_text("#status .what")
     # two newcomers over 1 point: 4 * K(5) * sqrt(1) * 0.5 = 10 points each way
-    winner.click("nav a[href='#/leaderboard']")
-    winner.wait_for_selector("#leaderboard table")
+    winner.get_by_role("link", name="Leaderboard").first.click()
+    winner.get_by_role("table", name="Tavla: players by rating").wait_for()
     rows = winner.locator("#leaderboard tbody tr")
     assert rows.count() == 2
     top = rows.nth(0).inner_text().split("\t")
