@@ -8,7 +8,8 @@
 
 import * as api from "./api.js";
 
-const OPEN_TIMEOUT = 5000; // ms for the socket to open (and say hello) before it counts as failed
+const OPEN_TIMEOUT = 8000; // ms for the socket to open (and say hello) before it counts as failed
+const BLOCKED_AFTER = 3; // failed attempts, none ever opened: WebSockets do not get through
 const PING_EVERY = 20_000; // ms between our pings; a socket silent for two of them is dead
 const STATES = { idle: "idle", connecting: "connecting", open: "open", closed: "closed" };
 
@@ -124,7 +125,7 @@ function failed(socket) {
   state = STATES.closed;
   failures += 1;
   for (const sub of subs) sub.lost();
-  if (!everOpened && failures >= 2) {
+  if (!everOpened && failures >= BLOCKED_AFTER) {
     // never opened on this page: WebSockets do not get through here; long-poll instead
     blocked = true;
     for (const fn of [...blockedListeners]) fn();
