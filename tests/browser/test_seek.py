@@ -1,7 +1,7 @@
 """Quick pairing and ratings in the page: two players click "Play online now", the first
 waits, the second is paired at once and the first is brought to the same match by the
 `seek_paired` push; cancelling a seek; the ratings beside the names and on the leaderboard
-after a rated match."""
+after a rated match, and again after staff mark it unrated."""
 
 from __future__ import annotations
 
@@ -106,6 +106,7 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
     winner.click("[data-action=accept]")
     for page in (ana, bora):
         page.wait_for_selector("section.match[data-status=finished]")
+    match_id = ana.url.rsplit("/", 1)[-1]
     assert "You won the match" in winner.inner_text("#status .what")
     # two newcomers over 1 point: 4 * K(5) * sqrt(1) * 0.5 = 10 points each way
     winner.get_by_role("link", name="Leaderboard").first.click()
@@ -121,4 +122,18 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
     winner.goto(winner.url.split("#")[0] + "#/")
     winner.wait_for_selector("#my-rating .rating-value")
     assert winner.inner_text("#my-rating .rating-value") == "1510"
+
+    # staff mark the match unrated (the admin's service, in this process): the loser's page,
+    # still on the finished match, hears the marked_unrated event and says so
+    from django.contrib.auth import get_user_model
+
+    from matches.services import ratings
+
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    ratings.mark_unrated(match_id=match_id, by=staff, reason="a test")
+    loser.wait_for_selector("#notices li:has-text('marked unrated')", timeout=10_000)
+    loser.wait_for_selector("#status .scoreline:has-text('Unrated')")
+    winner.reload()
+    winner.wait_for_selector("#my-rating .rating-value")
+    assert winner.inner_text("#my-rating .rating-value") == "1500"  # rebuilt without it
     assert ana.errors == [] and bora.errors == []
