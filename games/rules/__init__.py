@@ -19,6 +19,7 @@ from .errors import (
     InvalidNotation,
     InvalidPosition,
     InvalidSettings,
+    NoCube,
     NotYourTurn,
     RulesError,
 )
@@ -122,6 +123,7 @@ __all__ = [
     "MatchState",
     "Move",
     "NardyPosition",
+    "NoCube",
     "NotYourTurn",
     "OpeningRoll",
     "Phase",

@@ -48,6 +48,12 @@ class NotYourTurn(IllegalAction):
     code = "not_your_turn"
 
 
+class NoCube(IllegalAction):
+    """A double in a game played without the doubling cube (long nardy has none)."""
+
+    code = "no_cube_in_long_nardy"
+
+
 class InvalidSettings(RulesError):
     """Match or clock settings that are not allowed; `field` names the setting at fault."""
 

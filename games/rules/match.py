@@ -18,7 +18,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .dice import Dice
-from .errors import IllegalAction, InvalidId, InvalidSettings, NotYourTurn, RulesError
+from .errors import (
+    IllegalAction,
+    InvalidId,
+    InvalidSettings,
+    NoCube,
+    NotYourTurn,
+    RulesError,
+)
 from .game import LONG_NARDY, TAVLA, Game, Variant, game_of
 from .gnubgid import GameState, MatchId, match_id, position_id
 from .plays import Play, Step, apply_steps
@@ -444,6 +451,8 @@ def judge(state: MatchState, action: Action) -> Position | None:
             first = state.first_turn[action.player]
             return resolve_play(view, state.dice, steps, first_turn=first).result
         case Double():
+            if not state.game.has_cube:
+                raise NoCube(_why_no_double(state, action.player))
             if not state.may_double(action.player):
                 raise IllegalAction(_why_no_double(state, action.player))
         case Take():

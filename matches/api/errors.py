@@ -40,6 +40,16 @@ ERRORS: dict[str, tuple[int, str]] = {
     "invalid_id": (400, "Not a valid gnubg Position ID or Match ID."),
     "invalid_match_file": (400, "The .mat file cannot be read or replayed; says where and why."),
     "invalid_version": (400, "If-Match / expected_version is not a version number."),
+    "no_cube_in_long_nardy": (
+        400,
+        "Long nardy is played without the doubling cube: a double in a long nardy match is"
+        " refused (so is `cube: true` when creating one, as invalid_request naming `cube`).",
+    ),
+    "no_mat_for_long_nardy": (
+        400,
+        "gnubg's .mat format has no long nardy (nor Position or Match IDs): read the match's"
+        " events (GET /matches/{id}/events) instead.",
+    ),
     # who you are
     "not_authenticated": (401, "This needs a token: `Authorization: Token <key>`."),
     "authentication_failed": (401, "The token is unknown or the account is disabled."),
@@ -107,6 +117,9 @@ _MESSAGES = {
     "invite_required": N_("This match is joined by its invite code or link only."),
     "store_error": N_("The match store refused the write."),
     "already_registered": N_("This account is registered already: log out to sign up another."),
+    "no_mat_for_long_nardy": N_(
+        "The .mat format is for tavla only: long nardy matches are read as their events."
+    ),
 }
 """The message of each code that has no sentence of its own (a msgid: translated when sent)."""
 

@@ -77,6 +77,26 @@ TEMPLATES: dict[str, str] = {
     "phase_doubled": N_("you cannot %(what)s now: the double must be taken or dropped"),
     "phase_resigning": N_("you cannot %(what)s now: the resignation must be accepted or rejected"),
     "no_cube": N_("this match is played without the doubling cube"),
+    # long nardy (games/rules/nardy.py, validate.py, match.py)
+    "nardy_no_cube": N_("long nardy is played without the doubling cube"),
+    "nardy_no_jacoby": N_("long nardy has no Jacoby rule (no cube)"),
+    "nardy_resign_value": N_("resign an oyn (1) or a mars (2)"),
+    "nardy_no_bar": N_("long nardy has no bar"),
+    "nardy_point_held": N_(
+        "point %(to)s is held by your opponent: in long nardy one checker closes it"
+    ),
+    "nardy_head": N_(
+        "only one checker may leave the head (24) in a turn; two only on your first turn of a"
+        " game with 6-6, 4-4 or 3-3"
+    ),
+    "nardy_wall_example": N_(
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them; %(play)s is legal"
+    ),
+    "nardy_wall": N_(
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them"
+    ),
     "crawford_no_double": N_("no doubling in the Crawford game"),
     "double_own_turn": N_("you may double only on your own turn"),
     "double_before_roll": N_("you may double only before you roll"),

@@ -6,6 +6,7 @@ by one serializer each.)
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, ClassVar
 
@@ -17,12 +18,14 @@ from rest_framework import serializers
 
 from games import bots
 from games.rules import (
+    LONG_NARDY,
     MAX_MATCH_LENGTH,
     SITE_CLOCK,
     InvalidSettings,
     MatchSettings,
     Starter,
     Variant,
+    position_from_id,
 )
 from matches.store.models import Match
 
@@ -244,6 +247,12 @@ class ClockField(serializers.Field):
 
 
 class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        default=Variant.TAVLA.value,
+        help_text="tavla (backgammon) or long-nardy (no cube, no Crawford rule; the winner"
+        " starts the next game): docs/long-nardy.md.",
+    )
     mode = serializers.ChoiceField(choices=Match.Mode.choices, default=Match.Mode.ONLINE)
     level = serializers.CharField(
         required=False,
@@ -257,12 +266,16 @@ class MatchCreateSerializer(serializers.Serializer):
         default=5,
         help_text=f"Points to win, 1 to {MAX_MATCH_LENGTH}; 0 = money play.",
     )
-    cube = serializers.BooleanField(default=False)
-    crawford = serializers.BooleanField(default=True)
-    jacoby = serializers.BooleanField(default=False, help_text="Money play only.")
+    cube = serializers.BooleanField(default=False, help_text="Tavla only (long nardy: 400).")
+    crawford = serializers.BooleanField(
+        required=False, help_text="Default: on in tavla; long nardy has no Crawford rule."
+    )
+    jacoby = serializers.BooleanField(default=False, help_text="Money play only; tavla only.")
     backgammon_value = serializers.ChoiceField(choices=[(3, "3"), (2, "2")], default=3)
     next_game_starter = serializers.ChoiceField(
-        choices=[(s.value, s.value) for s in Starter], default=Starter.OPENING_ROLL.value
+        choices=[(s.value, s.value) for s in Starter],
+        required=False,
+        help_text="Default: opening_roll in tavla, winner in long nardy.",
     )
     clock = ClockField(
         required=False, allow_null=True, help_text="Default: the site's clock online, else none."
@@ -292,15 +305,26 @@ class MatchCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {"rated": ["only online matches to a number of points are rated"]}
             )
+        game = Variant(attrs["game"])
+        nardy = game == Variant.LONG_NARDY
+        if nardy and attrs.get("crawford"):
+            raise serializers.ValidationError(
+                {"crawford": ["long nardy has no Crawford rule (there is no cube)"]}
+            )
+        attrs.setdefault("crawford", not nardy)
+        starter = attrs.get("next_game_starter")
         try:
-            MatchSettings(
+            settings = MatchSettings(
+                game=game,
                 length=attrs["length"],
                 cube=attrs["cube"],
                 crawford=attrs["crawford"],
                 jacoby=attrs["jacoby"],
                 backgammon_value=attrs["backgammon_value"],
-                next_game_starter=Starter(attrs["next_game_starter"]),
-            ).check()
+                next_game_starter=Starter(starter) if starter else None,
+            )
+            settings.check()
+            attrs["next_game_starter"] = str(settings.next_game_starter)
         except InvalidSettings as exc:
             raise serializers.ValidationError({exc.field: [str(exc)]}) from None
         if "clock" not in attrs:
@@ -317,6 +341,11 @@ class ImportSerializer(serializers.Serializer):
     file = serializers.FileField(required=False, help_text="The .mat file (multipart).")
     text = serializers.CharField(
         required=False, max_length=2_000_000, trim_whitespace=False, help_text="Or its text."
+    )
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        default=Variant.TAVLA.value,
+        help_text="The file's game: .mat files are tavla (long-nardy: 400 no_mat_for_long_nardy).",
     )
 
 
@@ -354,10 +383,48 @@ class NextStepsQuerySerializer(serializers.Serializer):
 
 
 class RulesPlaysQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        default=Variant.TAVLA.value,
+        help_text="tavla (the position as a gnubg Position ID) or long-nardy (as `position`).",
+    )
     position_id = serializers.CharField(
-        max_length=14, min_length=1, help_text="gnubg Position ID, the player on roll to move."
+        max_length=14,
+        min_length=1,
+        required=False,
+        help_text="Tavla: gnubg Position ID, the player on roll to move.",
+    )
+    position = serializers.CharField(
+        max_length=400,
+        required=False,
+        help_text='Long nardy: the position as JSON from the mover\'s side, {"board": [24'
+        ' ints], "off": [mine, theirs]} (positive: the mover\'s checkers; his head is 24).',
     )
     dice = serializers.CharField(max_length=5, help_text='The roll: "31", "3-1" or "3,1".')
+    first_turn = serializers.BooleanField(
+        default=False,
+        help_text="Long nardy: the mover's first turn of the game (6-6, 4-4, 3-3 may take two"
+        " checkers off the head).",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["game"] == Variant.LONG_NARDY.value:
+            if "position" not in attrs:
+                raise serializers.ValidationError(
+                    {"position": ["long nardy positions are sent as position (JSON)"]}
+                )
+            try:
+                data = json.loads(attrs["position"])
+            except ValueError:
+                raise serializers.ValidationError(
+                    {"position": ['write the position as JSON: {"board": [...], "off": [..]}']}
+                ) from None
+            attrs["position"] = LONG_NARDY.position_from_json(data)  # InvalidPosition: 400
+        else:
+            if "position_id" not in attrs:
+                raise serializers.ValidationError({"position_id": ["This field is required."]})
+            attrs["position"] = position_from_id(attrs["position_id"])
+        return attrs
 
 
 class RulesNextStepsQuerySerializer(RulesPlaysQuerySerializer, NextStepsQuerySerializer):
@@ -365,6 +432,11 @@ class RulesNextStepsQuerySerializer(RulesPlaysQuerySerializer, NextStepsQuerySer
 
 
 class MatchListQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        required=False,
+        help_text="Only this game: tavla or long-nardy.",
+    )
     status = serializers.CharField(
         required=False,
         help_text="Comma-separated: waiting, active, finished, aborted.",
@@ -384,11 +456,21 @@ class MatchListQuerySerializer(serializers.Serializer):
 
 
 class ChallengeQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        required=False,
+        help_text="Only this game: tavla or long-nardy.",
+    )
     length = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_LENGTH, required=False)
     cube = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
 class LiveQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=[(v.value, v.value) for v in Variant],
+        required=False,
+        help_text="Only this game: tavla or long-nardy.",
+    )
     mode = serializers.ChoiceField(choices=Match.Mode.choices, required=False)
 
 

@@ -90,6 +90,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = (
         "short_id",
         "players",
+        "game",
         "mode",
         "length_display",
         "score",
@@ -101,6 +102,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display_links = ("short_id",)
     list_filter = (
         "status",
+        "game",
         "mode",
         EndedByFilter,
         LengthFilter,
@@ -126,7 +128,7 @@ class MatchAdmin(admin.ModelAdmin):
             {
                 "fields": (
                     "id",
-                    ("mode", "length", "public"),
+                    ("game", "mode", "length", "public"),
                     ("cube", "crawford", "jacoby", "backgammon_value"),
                     "next_game_starter",
                     "computer_level",
@@ -149,6 +151,7 @@ class MatchAdmin(admin.ModelAdmin):
     )
     readonly_fields = (
         "id",
+        "game",
         "mode",
         "length",
         "public",

@@ -9,6 +9,17 @@ The picture is always drawn from seat 0's side, the way gnubg draws its bottom p
 
 Point numbers are written in both numberings: seat 0's large, next to the board, and seat 1's
 small, outside them. Every piece of text that comes from users (names) is escaped.
+
+Long nardy (the position is a `NardyPosition`) is drawn on the same board in seat 0's
+numbering, which makes both players travel the same way round (counter-clockwise here):
+
+- seat 0 from his head, his 24 (top right), to his home 1-6 (bottom right), as in tavla;
+- seat 1 from his head, seat 0's 12 (bottom left), along the bottom to seat 0's 1, then
+  along the top from seat 0's 24 to his home, seat 0's 13-18 (top left); his point q is
+  seat 0's point ((q + 11) mod 24) + 1.
+
+There is no bar (the middle strip is only the board's divider) and no cube; each head is
+marked "head" with an arrow of the direction of travel.
 """
 
 from __future__ import annotations
@@ -17,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from games.rules import Position
+from games.rules import NardyPosition, Position
 
 # -- geometry (SVG user units) ----------------------------------------------------------------
 CUBE_COL = 56  # the column left of the board where the cube sits
@@ -81,17 +92,29 @@ class BoardPicture:
 
 
 def steps_in_seat0_numbering(
-    seat: int, steps: Iterable[tuple[int, int]]
+    seat: int, steps: Iterable[tuple[int, int]], *, nardy: bool = False
 ) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
-    """(from, to) marks for `BoardPicture` from a play's steps in the mover's numbering."""
+    """(from, to) marks for `BoardPicture` from a play's steps in the mover's numbering
+    (`nardy`: long nardy's numbering, where seat 1's point q is seat 0's (q + 11) % 24 + 1)."""
 
     def convert(point: int) -> tuple[int, int]:
         if point in (0, 25) or seat == 0:
             return seat, point
-        return seat, 25 - point
+        return seat, seat1_point(point, nardy)
 
     steps = list(steps)
     return frozenset(convert(f) for f, _ in steps), frozenset(convert(t) for _, t in steps)
+
+
+def seat1_point(point: int, nardy: bool) -> int:
+    """Seat 0's number of seat 1's `point` (and back: tavla's turn-around is its own inverse;
+    long nardy's is turned back by applying it the other way)."""
+    return (point + 11) % 24 + 1 if nardy else 25 - point
+
+
+def seat1_number(point: int, nardy: bool) -> int:
+    """Seat 1's own number of seat 0's `point`."""
+    return (point - 13) % 24 + 1 if nardy else 25 - point
 
 
 def _point_x(point: int) -> float:
@@ -139,7 +162,8 @@ class _Svg:
 def board_svg(pic: BoardPicture) -> str:
     """The SVG markup of one board picture."""
     svg = _Svg()
-    title = pic.caption or "Backgammon board"
+    nardy = isinstance(pic.position, NardyPosition)
+    title = pic.caption or ("Long nardy board" if nardy else "Backgammon board")
     svg.raw(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{escape(title)}" '
@@ -148,12 +172,16 @@ def board_svg(pic: BoardPicture) -> str:
     svg.add("title", title)
     _frame(svg)
     _points(svg, pic)
-    _numbers(svg)
+    _numbers(svg, nardy)
     for point in range(1, 25):
         count = pic.position.board[point - 1]
         if count:
             _stack_on_point(svg, point, 0 if count > 0 else 1, abs(count))
-    _bar(svg, pic)
+    if nardy:
+        _divider(svg)
+        _heads(svg)
+    else:
+        _bar(svg, pic)
     _tray(svg, pic)
     _cube(svg, pic)
     if pic.opening is not None:
@@ -226,7 +254,7 @@ def _points(svg: _Svg, pic: BoardPicture) -> None:
         )
 
 
-def _numbers(svg: _Svg) -> None:
+def _numbers(svg: _Svg, nardy: bool = False) -> None:
     for point in range(1, 25):
         cx = _point_x(point) + POINT_W / 2
         if _is_top(point):
@@ -244,7 +272,13 @@ def _numbers(svg: _Svg) -> None:
             text_anchor="middle",
         )
         svg.add(
-            "text", str(25 - point), x=cx, y=y1, font_size=9, fill="#e7c9a3", text_anchor="middle"
+            "text",
+            str(seat1_number(point, nardy)),
+            x=cx,
+            y=y1,
+            font_size=9,
+            fill="#e7c9a3",
+            text_anchor="middle",
         )
 
 
@@ -273,6 +307,34 @@ def _stack_on_point(svg: _Svg, point: int, seat: int, count: int) -> None:
         cy = BOARD_Y + offset if top else BOARD_Y + BOARD_H - offset
         last = i == MAX_SHOWN - 1 and count > MAX_SHOWN
         _checker(svg, cx, cy, seat, str(count) if last else "")
+
+
+HEADS = ((0, 24, "\u2190"), (1, 12, "\u2192"))
+"""Long nardy: (seat, his head in seat 0's numbering, the arrow of his first stretch)."""
+
+
+def _divider(svg: _Svg) -> None:
+    """Long nardy's middle strip: wood only, no bar."""
+    svg.add("rect", x=BAR_X, y=BOARD_Y, width=BAR_W, height=BOARD_H, fill=WOOD)
+
+
+def _heads(svg: _Svg) -> None:
+    """Each head marked "head" and the way its checkers leave it (both counter-clockwise)."""
+    for seat, point, arrow in HEADS:
+        cx = _point_x(point) + POINT_W / 2
+        y = BOARD_Y + POINT_H + 14 if _is_top(point) else BOARD_Y + BOARD_H - POINT_H - 6
+        fill = COLOURS[seat][0]
+        svg.add(
+            "text",
+            f"{arrow} head",
+            x=cx,
+            y=y,
+            font_size=11,
+            font_weight="bold",
+            fill=fill,
+            text_anchor="middle",
+            class_=f"head head-{seat}",
+        )
 
 
 def _bar(svg: _Svg, pic: BoardPicture) -> None:
@@ -337,6 +399,8 @@ def _cube(svg: _Svg, pic: BoardPicture) -> None:
     mid = BOARD_Y + BOARD_H / 2
     if not pic.cube_enabled or pic.crawford:
         note = "Crawford: no cube" if pic.cube_enabled else "no cube"
+        if isinstance(pic.position, NardyPosition):
+            note = "long nardy: no cube"
         svg.add(
             "text",
             note,

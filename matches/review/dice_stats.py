@@ -339,23 +339,37 @@ def _opening_pairs(events: Any) -> dict[tuple[int, int], int]:
     return pairs
 
 
-def _events(since: datetime | None) -> Any:
+def _events(since: datetime | None, game: str | None = None) -> Any:
     from matches.store.models import MatchEvent
 
     events = MatchEvent.objects.all()
     if since is not None:
         events = events.filter(created_at__gte=since)
+    if game:
+        events = events.filter(match__game=game)
     return events
 
 
-def site_report(*, since: datetime | None = None) -> DiceReport:
-    """Every roll stored on the site (since a moment, if given)."""
-    events = _events(since)
-    return report("the whole site", _rolled_counts(events), opening_table(_opening_pairs(events)))
+def _of_game(subject: str, game: str | None) -> str:
+    return f"{subject}, {game} only" if game else subject
+
+
+def site_report(*, since: datetime | None = None, game: str | None = None) -> DiceReport:
+    """Every roll stored on the site (since a moment, if given; of one game, if given)."""
+    events = _events(since, game)
+    return report(
+        _of_game("the whole site", game),
+        _rolled_counts(events),
+        opening_table(_opening_pairs(events)),
+    )
 
 
 def player_report(
-    user: Any, *, opponents: bool = False, since: datetime | None = None
+    user: Any,
+    *,
+    opponents: bool = False,
+    since: datetime | None = None,
+    game: str | None = None,
 ) -> DiceReport:
     """The rolls of one player's seats (or, with `opponents`, of the seats facing him).
 
@@ -364,7 +378,7 @@ def player_report(
     """
     from django.db.models import Q
 
-    events = _events(since)
+    events = _events(since, game)
     if opponents:
         seat0 = Q(payload__seat=0, match__player1=user) & ~Q(match__player0=user)
         seat1 = Q(payload__seat=1, match__player0=user) & ~Q(match__player1=user)
@@ -385,4 +399,4 @@ def player_report(
     for (_d0, d1), n in _opening_pairs(events.filter(open1)).items():
         faces[d1] += n
     opening = faces_table("Opening rolls: the player's own die", faces)
-    return report(subject, counts, opening)
+    return report(_of_game(subject, game), counts, opening)

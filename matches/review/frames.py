@@ -468,7 +468,8 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
     if isinstance(event, Moved | Passed) and before is not None and before.dice is not None:
         dice, owner = (before.dice.high, before.dice.low), event.seat  # the dice just played
     if isinstance(event, Moved):
-        marks = steps_in_seat0_numbering(event.seat, [(s[0], s[1]) for s in event.steps])
+        steps = [(s[0], s[1]) for s in event.steps]
+        marks = steps_in_seat0_numbering(event.seat, steps, nardy=not state.game.has_bar)
     opening = (event.die0, event.die1) if isinstance(event, OpeningRolled) else None
     notice = ""
     if state.phase == rules.Phase.RESIGNING and state.turn is not None:
@@ -537,8 +538,12 @@ _PHASES = {
 
 def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
     state = shown_state(frame)
-    pid, mid = state.gnubg_ids()
-    roller = rules.match_id_decode(mid).player_on_roll  # the side the Position ID is seen from
+    if state.game.has_bar:
+        pid, mid = state.gnubg_ids()
+        roller = rules.match_id_decode(mid).player_on_roll  # the side the Position ID is seen from
+    else:  # long nardy: gnubg has no IDs for it; the player on turn (or seat 0) is on roll
+        pid = mid = "none (gnubg has no long nardy)"
+        roller = state.turn if state.turn is not None else 0
     acting = state.to_act
     s = state.settings
     if frame.game is None:
@@ -551,8 +556,12 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
             game += " (post-Crawford)"
         if frame.ended_game is not None:
             game += ": over"
+    if not state.game.has_bar:
+        game = f"long nardy, game {game}"
     target = f"to {s.length}" if s.length else "money play"
-    if not s.cube:
+    if not state.game.has_cube:
+        cube = "none in long nardy"
+    elif not s.cube:
         cube = "not used in this match"
     elif state.crawford_game:
         cube = "none in the Crawford game"

@@ -24,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rules import RulesError
+from games.rules import RulesError, Variant
 from matches.errors import MatchNotFound, StoreError
 from matches.interop.exporting import match_to_mat
 from matches.selectors import display_name
@@ -186,6 +186,7 @@ def abort_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
 # -- dice statistics ---------------------------------------------------------------------------
 
 PERIODS = {"all": None, "365": 365, "30": 30, "7": 7}
+GAMES = [v.value for v in Variant]
 
 
 def dice_view(model_admin: Any, request: HttpRequest) -> Any:
@@ -194,6 +195,9 @@ def dice_view(model_admin: Any, request: HttpRequest) -> Any:
     username = request.GET.get("player", "").strip()
     side = request.GET.get("side", "own")
     period = request.GET.get("period", "all")
+    game = request.GET.get("game", "")
+    if game not in GAMES:
+        game = ""
     days = PERIODS.get(period)
     since = timezone.now() - timedelta(days=days) if days else None
     player = None
@@ -203,9 +207,11 @@ def dice_view(model_admin: Any, request: HttpRequest) -> Any:
         if player is None:
             error = f"No user is called {username!r}."
     if player is not None:
-        report = dice_stats.player_report(player, opponents=side == "opponents", since=since)
+        report = dice_stats.player_report(
+            player, opponents=side == "opponents", since=since, game=game or None
+        )
     else:
-        report = dice_stats.site_report(since=since)
+        report = dice_stats.site_report(since=since, game=game or None)
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": Match._meta,
@@ -215,6 +221,8 @@ def dice_view(model_admin: Any, request: HttpRequest) -> Any:
         "username": username,
         "side": side,
         "period": period,
+        "game": game,
+        "games": [("", "every game"), *((g, g) for g in GAMES)],
         "periods": [("all", "all time"), ("365", "last year"), ("30", "30 days"), ("7", "7 days")],
         "error": error,
         "min_expected": dice_stats.MIN_EXPECTED,

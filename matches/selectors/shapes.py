@@ -69,10 +69,29 @@ class SideCount:
 
 
 @dataclass(frozen=True, slots=True)
+class Head:
+    point: Annotated[int, "The head in your numbering: 24 yours, 12 the opponent's."]
+    checkers: Annotated[int, "Checkers still on it."]
+
+
+@dataclass(frozen=True, slots=True)
+class Heads:
+    """Long nardy: where each player started all 15 checkers (at most one leaves per turn)."""
+
+    you: Head
+    opponent: Head
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
+    """A position from one side. Long nardy: both players move the same way round; yours
+    from 24 down to 1, the opponent's from your 12 down to 1, then 24 down to 13 (his home
+    is your 13-18); no bar, nothing is hit."""
+
     points: Annotated[list[int], "points[i] is point i+1 in your numbering; positive: yours."]
-    bar: SideCount
+    bar: Annotated[SideCount | None, "null: long nardy has no bar."]
     off: SideCount
+    heads: Annotated[Heads | None, "Long nardy's heads; null in tavla."]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +105,25 @@ class Step:
 class LegalPlay:
     notation: str
     steps: list[Step]
-    position_id: Annotated[str, "The position after the play, opponent on roll (as gnubg)."]
+    position_id: Annotated[
+        str | None,
+        "The position after the play, opponent on roll (as gnubg); null in long nardy.",
+    ]
+    board: Annotated[
+        Board | None,
+        "Long nardy: the position after the play, from the mover's side; null in tavla (use"
+        " position_id).",
+    ]
 
 
 @dataclass(frozen=True, slots=True)
 class RulesPlay:
     notation: str
     steps: list[Step]
-    position_id: Annotated[str, "The position after the play, opponent on roll (as gnubg)."]
+    position_id: Annotated[
+        str | None,
+        "The position after the play, opponent on roll (as gnubg); null in long nardy.",
+    ]
     board: Annotated[Board, "The position after the play, from the mover's side."]
 
 
@@ -122,6 +152,7 @@ class ClockSettings:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    game: Annotated[Game, "tavla or long-nardy (docs/long-nardy.md), fixed at creation."]
     mode: Mode
     length: Annotated[int, "Points to win; 0 = money play."]
     cube: bool
@@ -175,7 +206,7 @@ class Score:
 @dataclass(frozen=True, slots=True)
 class Resignation:
     offered_by: Who
-    value: Annotated[int, "1 single, 2 gammon, 3 backgammon."]
+    value: Annotated[int, "1 single, 2 gammon, 3 backgammon (long nardy: 1 oyn, 2 mars)."]
     points: int
 
 
@@ -191,15 +222,20 @@ class GameResult:
     number: int
     winner: Who
     points: int
-    kind: Literal["single", "gammon", "backgammon"]
+    kind: Annotated[
+        Literal["single", "gammon", "backgammon"],
+        "Long nardy: single is oyn (1 point), gammon is mars (2).",
+    ]
     cube: int
     ended_by: EndedBy
 
 
 @dataclass(frozen=True, slots=True)
 class Gnubg:
-    position_id: str
-    match_id: str
+    """GNU Backgammon's IDs of the position and match (null in long nardy: gnubg has none)."""
+
+    position_id: str | None
+    match_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +287,11 @@ class MatchState:
     to_act: Annotated[Who | None, "Who must act now (the opponent while answering a double)."]
     actions: Annotated[list[Action], "What you may do now (the endpoint names)."]
     legal_plays: Annotated[list[LegalPlay], "When you must play: every option."]
+    first_turn: Annotated[
+        bool | None,
+        "Long nardy: the player on turn is on his first turn of the game (6-6, 4-4 or 3-3"
+        " may then take two checkers off the head); null in tavla.",
+    ]
     cube: Cube
     crawford: Crawford
     score: Score
@@ -307,7 +348,8 @@ class NextSteps:
 
 @dataclass(frozen=True, slots=True)
 class RulesPlays:
-    position_id: str
+    game: Game
+    position_id: Annotated[str | None, "The position asked about (tavla); null in long nardy."]
     dice: list[int]
     plays: list[RulesPlay]
 

@@ -26,6 +26,7 @@ import games.rules as rules
 from games.rules import (
     Dice,
     GameKind,
+    NardyPosition,
     Play,
     Position,
     Step,
@@ -34,13 +35,19 @@ from games.rules import (
     position_id,
 )
 from matches.store.models import Match, MatchLobby, PlayerProfile
-from matches.store.plays import plays_of
+from matches.store.plays import first_turn_of, plays_of
 from matches.store.replay import MatchView
 from matches.store.streams import status_of
 
 from . import shapes
 from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
+
+HEAD = 24
+"""A long nardy player's head in his own numbering."""
+THEIR_HEAD = 12
+"""The opponent's head in the mover's numbering."""
+GAME_NAMES: dict[bool, shapes.Game] = {False: "tavla", True: "long-nardy"}
 
 COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"
@@ -86,11 +93,25 @@ def acting_seat(view: MatchView, side: Side) -> int | None:
 
 
 def board_json(position: Position) -> shapes.Board:
-    """A position from its mover's side: points[i] is his point i+1 (positive: his checkers)."""
+    """A position from its mover's side: points[i] is his point i+1 (positive: his checkers).
+    Long nardy: no bar (null) and the heads (the mover's 24, the opponent's 12, in the
+    mover's numbering) with the checkers still on them."""
+    if isinstance(position, NardyPosition):
+        points = position.board
+        return shapes.Board(
+            points=list(points),
+            bar=None,
+            off=shapes.SideCount(position.off[0], position.off[1]),
+            heads=shapes.Heads(
+                you=shapes.Head(HEAD, max(points[HEAD - 1], 0)),
+                opponent=shapes.Head(THEIR_HEAD, max(-points[THEIR_HEAD - 1], 0)),
+            ),
+        )
     return shapes.Board(
         points=list(position.board),
         bar=shapes.SideCount(position.bar[0], position.bar[1]),
         off=shapes.SideCount(position.off[0], position.off[1]),
+        heads=None,
     )
 
 
@@ -99,46 +120,65 @@ def step_json(step: Step) -> shapes.Step:
 
 
 def play_json(play: Play) -> shapes.LegalPlay:
-    """A legal play: its notation, its single-die steps and the position it leads to as the
-    gnubg Position ID with the opponent on roll (as gnubg shows it)."""
+    """A legal play: its notation, its single-die steps and the position it leads to: tavla
+    as the gnubg Position ID with the opponent on roll (as gnubg shows it); long nardy (no
+    gnubg ID) as the board from the mover's side."""
+    if isinstance(play.result, NardyPosition):
+        return shapes.LegalPlay(
+            notation=play.notation,
+            steps=[step_json(s) for s in play.steps],
+            position_id=None,
+            board=board_json(play.result),
+        )
     return shapes.LegalPlay(
         notation=play.notation,
         steps=[step_json(s) for s in play.steps],
         position_id=position_id(play.result.flipped()),
+        board=None,
     )
 
 
-def plays_json(position: Position, dice: Dice) -> list[shapes.LegalPlay]:
-    """The legal plays in a match state (the next state has the board: a roll can have a
-    hundred plays, so the boards are left out here). Built once per position and roll in this
-    process: the roll's response, every later read of the state and every spectator's share
-    them (frozen values)."""
-    return list(_plays_json(position, dice))
+def plays_json(position: Position, dice: Dice, first_turn: bool = False) -> list[shapes.LegalPlay]:
+    """The legal plays in a match state (the next state has the board: a tavla roll can have
+    a hundred plays, so its boards are left out here). Built once per position and roll in
+    this process: the roll's response, every later read of the state and every spectator's
+    share them (frozen values). `first_turn`: long nardy's head rule."""
+    return list(_plays_json(position, dice, first_turn))
 
 
 @lru_cache(maxsize=4096)
-def _plays_json(position: Position, dice: Dice) -> tuple[shapes.LegalPlay, ...]:
-    return tuple(play_json(p) for p in plays_of(position, dice))
+def _plays_json(
+    position: Position, dice: Dice, first_turn: bool = False
+) -> tuple[shapes.LegalPlay, ...]:
+    return tuple(play_json(p) for p in plays_of(position, dice, first_turn))
 
 
-def rules_plays(position: Position, dice: Dice, pid: str) -> shapes.RulesPlays:
-    """The stateless rules service: every legal play with the board it leads to."""
+def rules_plays(
+    position: Position, dice: Dice, pid: str | None, first_turn: bool = False
+) -> shapes.RulesPlays:
+    """The stateless rules service: every legal play with the board it leads to (tavla: and
+    its gnubg Position ID; long nardy has none)."""
+    nardy = isinstance(position, NardyPosition)
     plays = [
         shapes.RulesPlay(
             notation=p.notation,
             steps=[step_json(s) for s in p.steps],
-            position_id=position_id(p.result.flipped()),
+            position_id=None if nardy else position_id(p.result.flipped()),
             board=board_json(p.result),
         )
-        for p in legal_plays(position, dice)
+        for p in legal_plays(position, dice, first_turn=first_turn)
     ]
-    return shapes.RulesPlays(position_id=pid, dice=dice.to_json(), plays=plays)
+    return shapes.RulesPlays(
+        game=GAME_NAMES[nardy], position_id=pid, dice=dice.to_json(), plays=plays
+    )
 
 
-def next_steps_json(position: Position, dice: Dice, steps: list[Step]) -> shapes.NextSteps:
+def next_steps_json(
+    position: Position, dice: Dice, steps: list[Step], first_turn: bool = False
+) -> shapes.NextSteps:
     """The steps allowed after a partial play, and whether the partial play is complete."""
-    nxt = legal_next_steps(position, dice, steps)
-    plays = plays_of(position, dice)
+    nxt = legal_next_steps(position, dice, steps, first_turn=first_turn)
+    plays = plays_of(position, dice, first_turn)
     need = len(plays[0].steps) if plays else 0
     return shapes.NextSteps(
         steps_so_far=[step_json(s) for s in steps],
@@ -322,6 +362,7 @@ def clock_settings(clock: dict[str, Any] | None) -> shapes.ClockSettings | None:
 
 def settings_json(match: Match) -> shapes.Settings:
     return shapes.Settings(
+        game=match.game,
         mode=match.mode,
         length=match.length,
         cube=match.cube,
@@ -407,8 +448,9 @@ def match_state(
         and acting == state.turn
         and me == acting
     ):
-        plays = plays_json(position, state.dice)
+        plays = plays_json(position, state.dice, first_turn_of(state))
     s = state.settings
+    nardy = not state.game.has_cube
     pips = position.pips()
     resignation = None
     if state.phase == rules.Phase.RESIGNING and state.turn is not None:
@@ -426,7 +468,7 @@ def match_state(
         )
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
-    position_id_, match_id_ = state.gnubg_ids()
+    gnubg = shapes.Gnubg(None, None) if nardy else shapes.Gnubg(*state.gnubg_ids())
     return shapes.MatchState(
         id=match.pk,
         version=view.version,
@@ -444,14 +486,15 @@ def match_state(
         to_act=_who(state.to_act, side),
         actions=caller_actions(view, side, user, lobby),  # type: ignore[arg-type]
         legal_plays=plays,
+        first_turn=(state.first_turn[state.turn] if nardy and state.turn is not None else None),
         cube=shapes.Cube(
             value=state.cube,
             owner=_who(state.cube_owner, side),
             offered=state.phase == rules.Phase.DOUBLED,
-            in_use=s.cube and not state.crawford_game,
+            in_use=s.cube and not nardy and not state.crawford_game,
         ),
         crawford=shapes.Crawford(
-            rule=s.crawford and s.length > 0,
+            rule=s.crawford and s.length > 0 and not nardy,
             crawford_game=state.crawford_game,
             post_crawford=state.post_crawford,
         ),
@@ -475,7 +518,7 @@ def match_state(
             )
             for g in state.games
         ],
-        gnubg=shapes.Gnubg(position_id_, match_id_),
+        gnubg=gnubg,
         moves=view.moves,
         created_at=view.created_at,
         started_at=view.started_at,
@@ -560,9 +603,12 @@ def matches_of(
     status: list[str] | None = None,
     mode: str | None = None,
     my_turn: bool | None = None,
+    game: str | None = None,
 ) -> QuerySet[Match]:
     """The matches the user sits in, newest first."""
     qs = Match.objects.filter(Q(player0=user) | Q(player1=user))
+    if game:
+        qs = qs.filter(game=game)
     if status:
         qs = qs.filter(status__in=status)
     if mode:
@@ -573,11 +619,15 @@ def matches_of(
     return _with_relations(qs)
 
 
-def open_challenges(*, length: int | None = None, cube: bool | None = None) -> QuerySet[Match]:
+def open_challenges(
+    *, length: int | None = None, cube: bool | None = None, game: str | None = None
+) -> QuerySet[Match]:
     """Online matches waiting for an opponent that anyone may accept."""
     qs = Match.objects.filter(
         status=Match.Status.WAITING, mode=Match.Mode.ONLINE, lobby__open_challenge=True
     )
+    if game:
+        qs = qs.filter(game=game)
     if length is not None:
         qs = qs.filter(length=length)
     if cube is not None:
@@ -585,9 +635,11 @@ def open_challenges(*, length: int | None = None, cube: bool | None = None) -> Q
     return _with_relations(qs)
 
 
-def live_matches(*, mode: str | None = None) -> QuerySet[Match]:
+def live_matches(*, mode: str | None = None, game: str | None = None) -> QuerySet[Match]:
     """Public matches being played now (spectating)."""
     qs = Match.objects.filter(status=Match.Status.ACTIVE, public=True)
+    if game:
+        qs = qs.filter(game=game)
     if mode:
         qs = qs.filter(mode=mode)
     return _with_relations(qs)

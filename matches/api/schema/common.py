@@ -27,6 +27,11 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
     "invalid_id": ("'!' is not a Base64 character in '!!!!'.", None),
     "invalid_match_file": ("Line 3: cannot read 'hello'.", None),
     "invalid_version": ('If-Match must be a version number like "12".', None),
+    "no_cube_in_long_nardy": ("Long nardy is played without the doubling cube.", None),
+    "no_mat_for_long_nardy": (
+        "The .mat format is for tavla only: long nardy matches are read as their events.",
+        {"game": "long-nardy"},
+    ),
     "invalid_credentials": ("Wrong username or password.", None),
     "not_authenticated": ("Sign in first: send your token as 'Authorization: Token <key>'.", None),
     "authentication_failed": ("Your token is not valid: sign in again.", None),

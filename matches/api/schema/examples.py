@@ -13,6 +13,7 @@ STATE_EXAMPLE = {
     "version": 5,
     "status": "active",
     "settings": {
+        "game": "tavla",
         "mode": "online",
         "length": 5,
         "cube": True,
@@ -43,6 +44,7 @@ STATE_EXAMPLE = {
         "points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
         "bar": {"you": 0, "opponent": 0},
         "off": {"you": 0, "opponent": 0},
+        "heads": None,
     },
     "pips": {"you": 167, "opponent": 167},
     "dice": [3, 1],
@@ -54,8 +56,10 @@ STATE_EXAMPLE = {
             "notation": "8/5 6/5",
             "steps": [{"from": 8, "to": 5, "hit": False}, {"from": 6, "to": 5, "hit": False}],
             "position_id": "4HPwATDgc/ABMA",
+            "board": None,
         }
     ],
+    "first_turn": None,
     "cube": {"value": 1, "owner": None, "offered": False, "in_use": True},
     "crawford": {"rule": True, "crawford_game": False, "post_crawford": False},
     "score": {"you": 0, "opponent": 0, "seats": [0, 0], "length": 5},

@@ -222,6 +222,11 @@ matches_create = extend_schema(
             request_only=True,
         ),
         OpenApiExample(
+            "long nardy online, 3 points",
+            value={"game": "long-nardy", "mode": "online", "length": 3, "clock": "site"},
+            request_only=True,
+        ),
+        OpenApiExample(
             "money play, hot-seat",
             value={"mode": "hotseat", "length": 0, "cube": True, "jacoby": True},
             request_only=True,
@@ -507,7 +512,8 @@ export = extend_schema(
     summary="Export the match as a gnubg .mat file (text/plain, or JSON with ?format=json)",
     description="The Jellyfish/gnubg .mat text, seat 0 in the left column, as a download"
     " (`text/plain`). With `?format=json` (or `Accept: application/json`) the same text"
-    " inside a JSON object.",
+    " inside a JSON object. Tavla only: a long nardy match gets 400"
+    " `no_mat_for_long_nardy` (its history is GET /matches/{id}/events).",
     parameters=[
         MATCH_ID,
         OpenApiParameter("format", str, enum=["mat", "json"], description="Default: mat."),
@@ -519,7 +525,13 @@ export = extend_schema(
             examples=[OpenApiExample("mat", value=MAT_EXAMPLE)],
         ),
         (200, "application/json"): OpenApiResponse(serializer_for(MatExport)),
-        **errors("match_not_found", "authentication_failed", "not_found", "not_acceptable"),
+        **errors(
+            "match_not_found",
+            "authentication_failed",
+            "not_found",
+            "not_acceptable",
+            "no_mat_for_long_nardy",
+        ),
     },
 )
 
@@ -529,7 +541,8 @@ import_mat = extend_schema(
     summary="Import a gnubg .mat file as a finished match for review",
     description="Send the file as multipart (`file`), as a text/plain body, or as JSON"
     ' `{"text": ...}`. Every move is checked by the rules: a bad file is refused with'
-    " the game, move and reason, and nothing is stored.",
+    " the game, move and reason, and nothing is stored. Tavla only (`game: long-nardy`:"
+    " 400 `no_mat_for_long_nardy`).",
     request={
         "multipart/form-data": rq.ImportSerializer,
         "application/json": rq.ImportSerializer,
@@ -541,6 +554,7 @@ import_mat = extend_schema(
         **errors(
             "invalid_request",
             "invalid_match_file",
+            "no_mat_for_long_nardy",
             "parse_error",
             "unsupported_media_type",
             *AUTH,
@@ -570,6 +584,7 @@ legal_plays = extend_schema(
                 OpenApiExample(
                     "opening 2-1 (first of 15 plays)",
                     value={
+                        "game": "tavla",
                         "position_id": "4HPwATDgc/ABMA",
                         "dice": [2, 1],
                         "plays": [
@@ -584,6 +599,7 @@ legal_plays = extend_schema(
                                     "points": _OPENING_21_BOARD,
                                     "bar": {"you": 0, "opponent": 0},
                                     "off": {"you": 0, "opponent": 0},
+                                    "heads": None,
                                 },
                             }
                         ],
@@ -591,7 +607,13 @@ legal_plays = extend_schema(
                 )
             ],
         ),
-        **errors("invalid_request", "invalid_id", "invalid_dice", "authentication_failed"),
+        **errors(
+            "invalid_request",
+            "invalid_id",
+            "invalid_position",
+            "invalid_dice",
+            "authentication_failed",
+        ),
     },
 )
 
@@ -623,6 +645,7 @@ rules_next_steps = extend_schema(
         **errors(
             "invalid_request",
             "invalid_id",
+            "invalid_position",
             "invalid_dice",
             "invalid_notation",
             "illegal_play",

@@ -16,6 +16,7 @@ from matches import selectors, services
 from matches.errors import VersionConflict
 from matches.store import load_view
 from matches.store.models import Match
+from matches.store.plays import first_turn_of
 from matches.store.replay import MatchView
 
 from .. import requests as rq
@@ -136,7 +137,9 @@ DoubleView = command(
     services.match_double,
     "Offer the cube (before rolling)",
     "While the cube is centred either player may double on his turn before rolling;"
-    " afterwards only its owner. Never in the Crawford game.",
+    " afterwards only its owner. Never in the Crawford game; never in long nardy (400"
+    " `no_cube_in_long_nardy`).",
+    ("illegal_action", "not_your_turn", "no_cube_in_long_nardy"),
 )
 TakeView = command(
     "take", services.match_take, "Take the double", "The cube doubles and becomes yours."
@@ -201,4 +204,6 @@ class NextStepsView(APIView):
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
             raise IllegalAction("there is nothing to play now: the dice are not rolled")
         steps = parse_steps(q["steps"])
-        return respond(selectors.next_steps_json(state.position_for(state.turn), state.dice, steps))
+        position = state.position_for(state.turn)
+        first = first_turn_of(state)
+        return respond(selectors.next_steps_json(position, state.dice, steps, first_turn=first))

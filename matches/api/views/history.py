@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.rules import InvalidMatchFile, RulesError
+from games.rules import InvalidMatchFile, RulesError, Variant
 from matches import selectors
 from matches.interop.exporting import match_to_mat
 from matches.interop.importing import import_mat
@@ -44,6 +44,8 @@ class ExportView(APIView):
     @docs.export
     def get(self, request: Request, match_id: str) -> Response:
         match = readable_match(match_id, request.user)
+        if match.game != Variant.TAVLA:
+            raise ApiError("no_mat_for_long_nardy", detail={"game": match.game})
         text = match_to_mat(match.pk)
         filename = f"tavla-{match.pk}.mat"
         if request.accepted_renderer.format == "json":
@@ -82,6 +84,8 @@ class ImportView(APIView):
 
     def handle(self, request: Request) -> Response:
         data = valid(rq.ImportSerializer, request.data)
+        if data["game"] != Variant.TAVLA:
+            raise ApiError("no_mat_for_long_nardy", detail={"game": data["game"]})
         text = data.get("text")
         upload = data.get("file")
         if upload is not None:

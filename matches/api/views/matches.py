@@ -49,6 +49,7 @@ def page_of(request: Request, view: APIView, matches: QuerySet[Match]) -> Respon
 def match_request(data: dict[str, Any]) -> lobby.MatchRequest:
     return lobby.MatchRequest(
         mode=data["mode"],
+        game=data["game"],
         length=data["length"],
         cube=data["cube"],
         crawford=data["crawford"],
@@ -74,7 +75,11 @@ class MatchesView(APIView):
     def get(self, request: Request) -> Response:
         q = query(rq.MatchListQuerySerializer, request)
         mine = selectors.matches_of(
-            request.user, status=q.get("status"), mode=q.get("mode"), my_turn=q["my_turn"]
+            request.user,
+            status=q.get("status"),
+            mode=q.get("mode"),
+            my_turn=q["my_turn"],
+            game=q.get("game"),
         )
         return page_of(request, self, mine)
 
@@ -93,7 +98,9 @@ class ChallengesView(APIView):
     def get(self, request: Request) -> Response:
         q = query(rq.ChallengeQuerySerializer, request)
         return page_of(
-            request, self, selectors.open_challenges(length=q.get("length"), cube=q["cube"])
+            request,
+            self,
+            selectors.open_challenges(length=q.get("length"), cube=q["cube"], game=q.get("game")),
         )
 
 
@@ -101,7 +108,9 @@ class LiveView(APIView):
     @docs.matches_live
     def get(self, request: Request) -> Response:
         q = query(rq.LiveQuerySerializer, request)
-        return page_of(request, self, selectors.live_matches(mode=q.get("mode")))
+        return page_of(
+            request, self, selectors.live_matches(mode=q.get("mode"), game=q.get("game"))
+        )
 
 
 class MatchDetailView(APIView):

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import bots
-from games.rules import Dice, position_from_id
+from games.rules import Dice
 from matches import selectors
 
 from ..bodies import Levels
@@ -22,18 +22,23 @@ class LegalPlaysView(APIView):
     @docs.legal_plays
     def get(self, request: Request) -> Response:
         q = valid(RulesPlaysQuerySerializer, request.query_params)
-        position = position_from_id(q["position_id"])
         dice = Dice.parse(q["dice"])
-        return respond(selectors.rules_plays(position, dice, q["position_id"]))
+        return respond(
+            selectors.rules_plays(
+                q["position"], dice, q.get("position_id"), first_turn=q["first_turn"]
+            )
+        )
 
 
 class RulesNextStepsView(APIView):
     @docs.rules_next_steps
     def get(self, request: Request) -> Response:
         q = valid(RulesNextStepsQuerySerializer, request.query_params)
-        position = position_from_id(q["position_id"])
         dice = Dice.parse(q["dice"])
-        return respond(selectors.next_steps_json(position, dice, parse_steps(q["steps"])))
+        steps = parse_steps(q["steps"])
+        return respond(
+            selectors.next_steps_json(q["position"], dice, steps, first_turn=q["first_turn"])
+        )
 
 
 class LevelsView(APIView):
