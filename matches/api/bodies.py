@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from matches.selectors.shapes import LeaderboardEntry, MatchSummary, RatingEntry
+from matches.selectors.shapes import Game, LeaderboardEntry, MatchSummary, RatingEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,9 @@ class TokenResponse:
 
 @dataclass(frozen=True, slots=True)
 class Levels:
+    game: Game
     levels: Annotated[list[str], "Weakest first."]
+    default: Annotated[str, "The level a computer match of this game gets when it names none."]
 
 
 @dataclass(frozen=True, slots=True)

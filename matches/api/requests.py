@@ -246,6 +246,16 @@ class ClockField(serializers.Field):
         return value
 
 
+def level_of(game: str, level: str | None, field: str = "level") -> str:
+    """The computer level asked for (default: the game's), checked against the game's levels."""
+    if not level:
+        return bots.default_level(game)
+    if level not in bots.levels(game):
+        names = ", ".join(bots.levels(game))
+        raise serializers.ValidationError({field: [f"the levels of {game} are {names}"]})
+    return level
+
+
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(
         choices=[(v.value, v.value) for v in Variant],
@@ -256,9 +266,9 @@ class MatchCreateSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Match.Mode.choices, default=Match.Mode.ONLINE)
     level = serializers.CharField(
         required=False,
-        default=bots.DEFAULT_LEVEL,
         max_length=32,
-        help_text="Computer level (mode computer), weakest first: see GET /rules/levels.",
+        help_text="Computer level (mode computer), weakest first: see GET /rules/levels?game=."
+        " Default: the game's default level.",
     )
     length = serializers.IntegerField(
         min_value=0,
@@ -295,12 +305,8 @@ class MatchCreateSerializer(serializers.Serializer):
         " Hot-seat, computer and money play are never rated.",
     )
 
-    def validate_level(self, value: str) -> str:
-        if value not in bots.LEVELS:
-            raise serializers.ValidationError(f"levels are {', '.join(bots.levels())}")
-        return value
-
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs["level"] = level_of(attrs["game"], attrs.get("level"))
         if attrs.get("rated") and (attrs["mode"] != Match.Mode.ONLINE or attrs["length"] == 0):
             raise serializers.ValidationError(
                 {"rated": ["only online matches to a number of points are rated"]}
@@ -496,16 +502,13 @@ class HistoryQuerySerializer(serializers.Serializer):
 
 class SeekComputerSerializer(serializers.Serializer):
     level = serializers.CharField(
-        max_length=32, default=bots.DEFAULT_LEVEL, help_text="See GET /rules/levels."
+        max_length=32,
+        required=False,
+        help_text="See GET /rules/levels?game= (default: the game's default level).",
     )
     after = serializers.IntegerField(
         min_value=0, max_value=3600, help_text="Seconds of waiting before the computer plays you."
     )
-
-    def validate_level(self, value: str) -> str:
-        if value not in bots.LEVELS:
-            raise serializers.ValidationError(f"levels are {', '.join(bots.levels())}")
-        return value
 
 
 class SeekCreateSerializer(serializers.Serializer):
@@ -513,7 +516,9 @@ class SeekCreateSerializer(serializers.Serializer):
     length = serializers.IntegerField(
         min_value=1, max_value=MAX_MATCH_LENGTH, default=5, help_text="Points to win."
     )
-    cube = serializers.BooleanField(default=True)
+    cube = serializers.BooleanField(
+        required=False, help_text="Default: true in tavla; long nardy has no cube."
+    )
     clock = serializers.CharField(
         max_length=16, default="site", help_text='A clock preset by name: "site" (the default).'
     )
@@ -545,4 +550,13 @@ class SeekCreateSerializer(serializers.Serializer):
         low, high = attrs.get("rating_min"), attrs.get("rating_max")
         if low is not None and high is not None and low > high:
             raise serializers.ValidationError({"rating_max": ["must not be below rating_min"]})
+        nardy = attrs["game"] == Variant.LONG_NARDY
+        if nardy and attrs.get("cube"):
+            raise serializers.ValidationError(
+                {"cube": ["long nardy is played without the doubling cube"]}
+            )
+        attrs.setdefault("cube", not nardy)
+        computer = attrs.get("computer")
+        if computer is not None:
+            computer["level"] = level_of(attrs["game"], computer.get("level"), "computer")
         return attrs

@@ -1,6 +1,6 @@
 """The site's computer opponent: which seat it plays, whether it must act, and its turn.
 
-`play_turns` asks the computer player of the match's level (`games.bots.player_for`) one
+`play_turns` asks the computer player of the match's game and level (`games.bots.player_for`) one
 question at a time and sends each answer through the same commands a human's request uses,
 with the version it decided on: if anything else wrote first it reloads and decides again;
 if the computer is no longer to act it stops. Running it twice, late, or after the match
@@ -33,7 +33,7 @@ def computer_seat(view: MatchView) -> int | None:
     created = view.created
     if created is None or created.mode != str(Match.Mode.COMPUTER):
         return None
-    user = commands.computer_user(created.computer_level or bots.DEFAULT_LEVEL)
+    user = commands.computer_user(created.computer_level or bots.default_level(created.game))
     seats = view.seats_of(user.pk)
     return seats[0] if seats else None
 
@@ -54,13 +54,14 @@ def play_turns(match_id: UUID) -> int:
         state = view.state
         if state is None or state.is_over or not view.full or view.created is None:
             break
-        level = view.created.computer_level or bots.DEFAULT_LEVEL
+        game = view.created.game
+        level = view.created.computer_level or bots.default_level(game)
         user = commands.computer_user(level)
         seats = view.seats_of(user.pk)
         if not seats or state.to_act != seats[0]:
             break
         try:
-            _act(bots.player_for(level), view, state, seats[0], user)
+            _act(bots.player_for(level, game), view, state, seats[0], user)
         except VersionConflict:
             continue  # someone wrote first: look again
         except (RulesError, StoreError):

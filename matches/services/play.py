@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import games.rules as rules
+from games import bots
 from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings
 from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
 from matches.store.dice import SECRET_DICE, DiceSource
@@ -79,6 +80,8 @@ def match_create(
         raise InvalidSettings("seat", "a seat is 0 or 1")
     if game not in tuple(rules.Variant):
         raise InvalidSettings("game", f"unknown game {game!r}: choose tavla or long-nardy")
+    if mode == Match.Mode.COMPUTER and not computer_level:
+        computer_level = bots.default_level(game)  # the level the computer's turns use
     may_rate = mode == Match.Mode.ONLINE and length > 0
     if rated and not may_rate:
         raise InvalidSettings("rated", "only online matches to a number of points are rated")
@@ -108,7 +111,7 @@ def match_create(
     if mode == Match.Mode.HOTSEAT and user is not None:
         seats.append((1 - seat, user))
     elif mode == Match.Mode.COMPUTER:
-        seats.append((1 - seat, computer_user(computer_level or "random")))
+        seats.append((1 - seat, computer_user(computer_level)))
     events += [PlayerJoined(s, u.pk, u.get_username(), kind_of(u)) for s, u in seats]
     with transaction.atomic():
         match = Match.objects.create(

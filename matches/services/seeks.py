@@ -152,6 +152,8 @@ def playing(user_ids: list[int]) -> set[int]:
 def seek(user: Any, request: SeekRequest, *, now: datetime | None = None) -> Seek:
     """Post a seek (it replaces the player's waiting one) and try to pair it at once."""
     now = now or timezone.now()
+    if request.game == rules.Variant.LONG_NARDY and request.cube:
+        raise rules.InvalidSettings("cube", "long nardy is played without the doubling cube")
     if request.clock not in clock_presets():
         raise rules.InvalidSettings("clock", f"clock presets are {', '.join(clock_presets())}")
     if playing([user.pk]):

@@ -657,12 +657,22 @@ rules_next_steps = extend_schema(
 levels = extend_schema(
     tags=["rules"],
     operation_id="rules_levels",
-    summary="The computer's levels, weakest first",
+    summary="The computer's levels of a game, weakest first",
+    parameters=[rq.GameQuerySerializer],
     responses={
         200: OpenApiResponse(
             serializer_for(Levels),
-            examples=[OpenApiExample("levels", value={"levels": ["random"]})],
+            examples=[
+                OpenApiExample(
+                    "long nardy",
+                    value={
+                        "game": "long-nardy",
+                        "levels": ["random", "heuristic"],
+                        "default": "heuristic",
+                    },
+                )
+            ],
         ),
-        **errors("authentication_failed"),
+        **errors("invalid_request", "authentication_failed"),
     },
 )

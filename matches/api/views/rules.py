@@ -12,7 +12,11 @@ from matches import selectors
 
 from ..bodies import Levels
 from ..contract import respond
-from ..requests import RulesNextStepsQuerySerializer, RulesPlaysQuerySerializer
+from ..requests import (
+    GameQuerySerializer,
+    RulesNextStepsQuerySerializer,
+    RulesPlaysQuerySerializer,
+)
 from ..schema import operations as docs
 from .commands import parse_steps
 from .common import valid
@@ -44,4 +48,7 @@ class RulesNextStepsView(APIView):
 class LevelsView(APIView):
     @docs.levels
     def get(self, request: Request) -> Response:
-        return respond(Levels(levels=bots.levels()))
+        game = valid(GameQuerySerializer, request.query_params)["game"]
+        return respond(
+            Levels(game=game, levels=bots.levels(game), default=bots.default_level(game))
+        )
