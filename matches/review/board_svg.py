@@ -323,7 +323,6 @@ def _heads(svg: _Svg) -> None:
     for seat, point, arrow in HEADS:
         cx = _point_x(point) + POINT_W / 2
         y = BOARD_Y + POINT_H + 14 if _is_top(point) else BOARD_Y + BOARD_H - POINT_H - 6
-        fill = COLOURS[seat][0]
         svg.add(
             "text",
             f"{arrow} head",
@@ -331,7 +330,7 @@ def _heads(svg: _Svg) -> None:
             y=y,
             font_size=11,
             font_weight="bold",
-            fill=fill,
+            fill="#fff4d6",
             text_anchor="middle",
             class_=f"head head-{seat}",
         )

@@ -129,6 +129,8 @@ def export_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
     match = match_or_404(object_id)
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
+    if match.game != Variant.TAVLA:
+        raise Http404("the .mat format has no long nardy")
     try:
         text = match_to_mat(match.pk)
     except MatchNotFound:

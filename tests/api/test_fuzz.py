@@ -52,7 +52,8 @@ def test_no_server_errors_anywhere() -> None:
     ana = signup("fuzzer")
     online = create(ana, mode="online", length=3)
     hotseat = create(ana, mode="hotseat", length=1, cube=True)
-    match_ids = [online["id"], hotseat["id"]]
+    nardy = create(ana, game="long-nardy", mode="hotseat", length=3)  # docs/long-nardy.md
+    match_ids = [online["id"], hotseat["id"], nardy["id"]]
     code = online["lobby"]["invite_code"]
     with connection_kept():
         _fuzz(ana.token, ana.user_id, match_ids, code)
@@ -78,13 +79,13 @@ def _fuzz(token: str, user_id: int, match_ids: list[str], code: str) -> None:
             )
             def run(case) -> None:  # type: ignore[no-untyped-def]
                 nonlocal calls
-                pick = hash(repr(case.body)) % 3
+                pick = hash(repr(case.body)) % 4
                 params = case.path_parameters or {}
-                if "match_id" in params and pick < 2:
+                if "match_id" in params and pick < 3:
                     params["match_id"] = match_ids[pick]
                 if "code" in params and pick == 0:
                     params["code"] = code
-                headers = {"Authorization": f"Token {token}"} if pick != 2 else {}
+                headers = {"Authorization": f"Token {token}"} if pick != 3 else {}
                 calls += 1
                 Token.objects.get_or_create(key=token, defaults={"user_id": user_id})  # logout
                 case.call_and_validate(headers=headers, checks=CHECKS)
