@@ -78,6 +78,11 @@ def test_the_first_turn_with_six_six_takes_two_checkers_off_the_head(
     notations = {p["notation"] for p in state["legal_plays"]}
     expected = {p.notation for p in LONG_NARDY.legal_plays(START, Dice(6, 6), first_turn=True)}
     assert notations == expected and "24/18(2)" in notations
+    # the next steps in the match know it is the first turn: a second checker off the head
+    nxt = ana.get(f"/matches/{match_id}/legal-next-steps", data={"steps": "24/18"})
+    assert nxt.status_code == 200, nxt.content
+    conforms(nxt.json(), "NextSteps", components)
+    assert {"from": 24, "to": 18, "hit": False} in nxt.json()["next_steps"]
     r = ana.post(f"/matches/{match_id}/play", {"play": "24/18(2)"})
     assert r.status_code == 200, r.content
     after = r.json()
