@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -153,7 +153,7 @@ def seek(user: Any, request: SeekRequest, *, now: datetime | None = None) -> See
     """Post a seek (it replaces the player's waiting one) and try to pair it at once."""
     now = now or timezone.now()
     if request.game == rules.Variant.LONG_NARDY and request.cube:
-        raise rules.InvalidSettings("cube", "long nardy is played without the doubling cube")
+        request = replace(request, cube=False)  # no cube in long nardy (the API refuses one)
     if request.clock not in clock_presets():
         raise rules.InvalidSettings("clock", f"clock presets are {', '.join(clock_presets())}")
     if playing([user.pk]):
