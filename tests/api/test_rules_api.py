@@ -78,5 +78,9 @@ def test_bad_partial_plays() -> None:
 
 
 def test_levels() -> None:
-    assert get("levels").json() == {"levels": bots.levels()}
+    assert get("levels").json() == {
+        "game": "tavla",
+        "levels": bots.levels(),
+        "default": bots.default_level(),
+    }
     assert bots.levels()[-1] == "network-1ply"
