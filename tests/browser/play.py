@@ -30,6 +30,7 @@ def become_guest(page: Any, name: str = "") -> None:
 
 def start_match(page: Any, mode: str, length: int = 1, **options: Any) -> str:
     """Fill the new-match form and start; the match's id (from the address)."""
+    page.check(f"form.new-match input[name=game][value={options.get('game', 'tavla')}]")
     page.check(f"form.new-match input[name=mode][value={mode}]")
     page.check(f"form.new-match input[name=length][value='{length}']")
     if "level" in options:

@@ -61,4 +61,13 @@ def test_main_screens_fit_desktop_and_phone(open_page, tmp_path, size, viewport)
     start_match(page, "online", 3, invite="link")
     page.wait_for_selector("#invite-link")
     shoot(page, folder, f"{size}-invite")
+    page.goto(page.url.split("#")[0])  # long nardy on one screen: the first move picked
+    page.wait_for_selector("form.new-match")
+    start_match(page, "hotseat", 3, game="long_nardy")
+    if next_thing(page) == "roll":
+        page.click("[data-action=roll]")
+    assert next_thing(page) == "source"
+    page.locator("#board .spot.source").first.click()
+    page.wait_for_selector("#board .spot.target")
+    shoot(page, folder, f"{size}-nardy")
     assert page.errors == []

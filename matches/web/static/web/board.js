@@ -1,5 +1,9 @@
 // The board as SVG, drawn from the player's side: his point 1 bottom right, 24 top right,
 // his home board bottom right, the bar in the middle, the borne-off checkers on the right.
+// Long nardy on the same drawing: no bar (the middle only divides), no cube, the heads marked
+// (his 24 top right, the opponent's, his 12, bottom left) and arrows for the one direction
+// both players travel (top row leftwards, bottom row rightwards: 24 -> 1, and the opponent
+// 12 -> 1, then 24 -> 13).
 // It only draws and reports clicks, taps, drags and keys on highlighted spots; the match
 // screen decides what they mean.
 
@@ -80,11 +84,26 @@ function die(x, y, value, used, size = 32) {
   return g;
 }
 
-function pointLabel(point, board) {
+const HEADS = { you: 24, opponent: 12 }; // long nardy, in the player's own numbering
+
+function pointLabel(point, board, nardy) {
   const n = board.points[point - 1];
-  if (n > 0) return t("board.point.you", { n: point, count: n });
-  if (n < 0) return t("board.point.opp", { n: point, count: -n });
-  return t("board.point.empty", { n: point });
+  let text;
+  if (n > 0) text = t("board.point.you", { n: point, count: n });
+  else if (n < 0) text = t("board.point.opp", { n: point, count: -n });
+  else text = t("board.point.empty", { n: point });
+  if (nardy && point === HEADS.you) text += ` (${t("board.head.you")})`;
+  if (nardy && point === HEADS.opponent) text += ` (${t("board.head.opp")})`;
+  return text;
+}
+
+/** An arrow along a row, for long nardy's one direction of travel. */
+function flow(x1, x2, y) {
+  const dir = Math.sign(x2 - x1);
+  return el("path", {
+    class: "flow",
+    d: `M${x1},${y} L${x2},${y} M${x2 - dir * 9},${y - 6} L${x2},${y} L${x2 - dir * 9},${y + 6}`,
+  });
 }
 
 /**
@@ -95,9 +114,11 @@ function pointLabel(point, board) {
  */
 export function drawBoard(svg, model) {
   const { board, colors } = model;
+  const nardy = model.game === "long-nardy";
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", t("board.label", { name: model.name }));
+  svg.setAttribute("data-game", model.game || "tavla");
+  svg.setAttribute("aria-label", t(nardy ? "board.label.nardy" : "board.label", { name: model.name }));
   const focused = document.activeElement && svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-spot") : null;
   svg.replaceChildren();
@@ -120,7 +141,15 @@ export function drawBoard(svg, model) {
       points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`,
       class: `tri ${(point % 2) ? "odd" : "even"}`,
     }));
-    svg.append(text(x + PW / 2, top ? LABEL / 2 : H - LABEL / 2, String(point), "num"));
+    const head = nardy && (point === HEADS.you || point === HEADS.opponent);
+    if (head) {
+      svg.append(el("rect", {
+        x: x + 3, y: top ? 1 : H - LABEL + 1, width: PW - 6, height: LABEL - 2, rx: 4,
+        class: `head-mark ${point === HEADS.you ? colors.you : colors.opponent}`,
+        "data-head": point === HEADS.you ? "you" : "opponent",
+      }));
+    }
+    svg.append(text(x + PW / 2, top ? LABEL / 2 : H - LABEL / 2, String(point), head ? "num head" : "num"));
     const n = board.points[point - 1];
     const g = n ? stack(x + PW / 2, top, Math.abs(n), n > 0 ? colors.you : colors.opponent, base) : el("g");
     g.setAttribute("class", "stack");
@@ -129,11 +158,22 @@ export function drawBoard(svg, model) {
     svg.append(g);
   }
 
-  // the bar: mine in the upper half (they enter at the top right), the opponent's below
-  const bar = el("g", { class: "bar-checkers", "data-you": board.bar.you, "data-opponent": board.bar.opponent });
-  if (board.bar.you) bar.append(stack(BAR_X + BAR / 2, false, board.bar.you, colors.you, MID - 4));
-  if (board.bar.opponent) bar.append(stack(BAR_X + BAR / 2, true, board.bar.opponent, colors.opponent, MID + 4));
-  svg.append(bar);
+  // the bar: mine in the upper half (they enter at the top right), the opponent's below;
+  // long nardy has none: its direction of travel instead, faint, beside the middle line
+  if (board.bar) {
+    const bar = el("g", { class: "bar-checkers", "data-you": board.bar.you, "data-opponent": board.bar.opponent });
+    if (board.bar.you) bar.append(stack(BAR_X + BAR / 2, false, board.bar.you, colors.you, MID - 4));
+    if (board.bar.opponent) bar.append(stack(BAR_X + BAR / 2, true, board.bar.opponent, colors.opponent, MID + 4));
+    svg.append(bar);
+  }
+  if (nardy) {
+    const right = BAR_X + BAR;
+    const end = M + 12 * PW + BAR;
+    svg.append(el("g", { class: "flows", "aria-hidden": "true" }, [
+      flow(end - 12, right + 12, MID - 30), flow(BAR_X - 12, M + 12, MID - 30),
+      flow(M + 12, BAR_X - 12, MID + 30), flow(right + 12, end - 12, MID + 30),
+    ]));
+  }
 
   // borne off: mine from the bottom, the opponent's from the top
   const offSlab = (i, top, color) => el("rect", {
@@ -167,7 +207,7 @@ export function drawBoard(svg, model) {
   }
 
   // the cube: in the middle of the tray while centred, on its owner's side otherwise
-  if (model.cube && model.cube.in_use) {
+  if (model.cube && model.cube.in_use && !nardy) {
     const owner = model.cube.owner ? model.cube.owner.who : null;
     const cy = owner === "you" ? MID + 52 : owner === "opponent" ? MID - 52 : MID;
     const value = owner ? model.cube.value : 64;
@@ -191,7 +231,7 @@ export function drawBoard(svg, model) {
   };
   const ordered = [...sources].sort((a, b) => b - a);
   for (const point of ordered) {
-    const what = point === 25 ? t("board.bar", { count: board.bar.you }) : pointLabel(point, board);
+    const what = point === 25 ? t("board.bar", { count: board.bar.you }) : pointLabel(point, board, nardy);
     const selected = model.selected === point;
     spots.push({ point, cls: selected ? "spot source selected" : "spot source", label: t(selected ? "board.selected" : "board.from", { what }) });
   }

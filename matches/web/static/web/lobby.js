@@ -3,7 +3,7 @@
 // matches, open challenges and live matches to watch. Also the invite page.
 
 import * as api from "./api.js";
-import { CLOCK_PRESETS, GAMES, LENGTHS, MODES } from "./games.js";
+import { CLOCK_PRESETS, GAMES, LENGTHS, MODES, gameOf } from "./games.js";
 import { t } from "./i18n.js";
 import * as live from "./live.js";
 import { h, showError } from "./ui.js";
@@ -124,7 +124,7 @@ function newMatchForm(levels, navigate) {
     radios("length", LENGTHS.map((n) => [n, n === 1 ? t("new.point") : t("new.points", { n })]), p.length, t("new.length")),
     h("div", { class: "only-online" }, radios("invite", [["link", t("new.invite.link")], ["open", t("new.invite.open")]], p.invite, t("new.invite"))),
     h("details", { class: "advanced" }, h("summary", { text: t("new.advanced") }),
-      h("label", { class: "check" }, cube, " ", t("new.cube")),
+      h("label", { class: "check only-cube" }, cube, " ", t("new.cube")),
       h("label", { class: "check" }, pub, " ", t("new.public")),
       h("div", { class: "only-online" },
         h("label", { class: "check" }, customClock, " ", t("new.clock")),
@@ -134,6 +134,8 @@ function newMatchForm(levels, navigate) {
     const mode = new FormData(form).get("mode");
     form.querySelectorAll(".only-computer").forEach((n) => (n.hidden = mode !== "computer"));
     form.querySelectorAll(".only-online").forEach((n) => (n.hidden = mode !== "online"));
+    const game = GAMES.find((g) => g.id === new FormData(form).get("game")) || GAMES[0];
+    form.querySelectorAll(".only-cube").forEach((n) => (n.hidden = !game.cube));
   };
   form.addEventListener("change", sync);
   sync();
@@ -143,7 +145,8 @@ function newMatchForm(levels, navigate) {
     const game = GAMES.find((g) => g.id === f.get("game")) || GAMES[0];
     const prefs = { game: game.id, mode: f.get("mode"), level: levelSelect.value, length: Number(f.get("length")), invite: f.get("invite") };
     localStorage.setItem(PREFS, JSON.stringify(prefs));
-    const body = { ...game.create, mode: prefs.mode, length: prefs.length, cube: cube.checked, public: pub.checked };
+    const body = { ...game.create, mode: prefs.mode, length: prefs.length, public: pub.checked };
+    if (game.cube) body.cube = cube.checked;
     if (prefs.mode === "computer") body.level = prefs.level;
     if (prefs.mode === "online") {
       body.open_challenge = prefs.invite === "open";
@@ -275,7 +278,7 @@ function quickPairing(navigate) {
     startButton.disabled = true;
     listen(); // the socket is open (or opening) before the seek can be paired
     try {
-      update(await api.post("/seeks", prefs));
+      update(await api.post("/seeks", { ...prefs, cube: gameOf(prefs.game).cube }));
       if (seek && seek.status === "waiting") wait();
     } catch (err) {
       showError(err.message);
@@ -375,7 +378,8 @@ function summaryLine(m) {
   const [a, b] = m.players;
   const who = m.status === "waiting" ? `${playerName(a || b)} · ${t("summary.waiting")}` : t("summary.vs", { a: playerName(a), b: playerName(b) });
   const len = m.settings.length ? t("summary.to", { n: m.settings.length }) : "";
-  return `${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}`;
+  const game = m.settings.game && m.settings.game !== "tavla" ? `${t(gameOf(m.settings.game).label)} · ` : "";
+  return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}`;
 }
 
 function list(title, id, items, action) {

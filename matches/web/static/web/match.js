@@ -17,7 +17,8 @@ export function notation(steps) {
 
 /** The board after the partial play, from the mover's side. */
 export function applySteps(board, steps) {
-  const b = { points: [...board.points], bar: { ...board.bar }, off: { ...board.off } };
+  // long nardy has no bar (null) and nothing is hit; its heads are counted from the points
+  const b = { points: [...board.points], bar: board.bar ? { ...board.bar } : null, off: { ...board.off }, heads: board.heads };
   for (const s of steps) {
     if (s.from === 25) b.bar.you -= 1;
     else b.points[s.from - 1] -= 1;
@@ -332,6 +333,7 @@ export class MatchScreen {
     const selectedTargets = this.targets();
     const targetPoints = new Set(selectedTargets.map((x) => x.to));
     drawBoard(this.dom.svg, {
+      game: s.settings.game || "tavla",
       board,
       colors,
       dice,
@@ -473,8 +475,9 @@ export class MatchScreen {
     if (a.has("accept")) out.push(btn("accept", t("btn.accept"), () => this.act("accept"), { primary: true }));
     if (a.has("reject")) out.push(btn("reject", t("btn.reject"), () => this.act("reject")));
     if (a.has("resign")) {
+      const nardy = s.settings.game === "long-nardy"; // oyn 1, mars 2; no backgammon
       const select = h("select", { "aria-label": t("resign.value"), "data-resign-value": "" },
-        [1, 2, 3].map((v) => h("option", { value: String(v) }, t(`resign.${v}`))));
+        (nardy ? [1, 2] : [1, 2, 3]).map((v) => h("option", { value: String(v) }, t(nardy ? `resign.nardy.${v}` : `resign.${v}`))));
       out.push(h("span", { class: "resign" }, select,
         btn("resign", t("btn.resign"), () => this.act("resign", { value: Number(select.value) }))));
     }

@@ -180,4 +180,9 @@ export default {
   "notify.rematch": "{name} offers you a rematch.",
   "notify.open": "Open",
   "notify.close": "Dismiss",
+  "board.label.nardy": "Long nardy board, from {name}'s side: both players move the same way round, yours from 24 to 1",
+  "board.head.you": "your head",
+  "board.head.opp": "the opponent's head",
+  "resign.nardy.1": "oyn (1×)",
+  "resign.nardy.2": "mars (2×)",
 };

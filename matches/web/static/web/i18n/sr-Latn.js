@@ -174,4 +174,9 @@ export default {
   "notify.rematch": "{name} ti nudi revanš.",
   "notify.open": "Otvori",
   "notify.close": "Zatvori",
+  "board.label.nardy": "Tabla za duge nardi, sa strane igrača {name}: oba igrača idu u istom smeru, tvoji od 24 do 1",
+  "board.head.you": "tvoja glava",
+  "board.head.opp": "protivnikova glava",
+  "resign.nardy.1": "oyn (1×)",
+  "resign.nardy.2": "mars (2×)",
 };

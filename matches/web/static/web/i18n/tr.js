@@ -174,4 +174,9 @@ export default {
   "notify.rematch": "{name} sana rövanş öneriyor.",
   "notify.open": "Aç",
   "notify.close": "Kapat",
+  "board.label.nardy": "Uzun tavla tahtası, {name} tarafından: iki oyuncu da aynı yöne gider, seninkiler 24'ten 1'e",
+  "board.head.you": "senin başın",
+  "board.head.opp": "rakibin başı",
+  "resign.nardy.1": "oyn (1×)",
+  "resign.nardy.2": "mars (2×)",
 };

@@ -1,0 +1,55 @@
+"""Long nardy in the page: the game chosen in the new-match form (no cube offered), the board
+drawn in nardy terms (heads marked, no bar, no cube, the one direction of travel) and a whole
+hot-seat match to 1 point played by clicks on the page's own legal targets."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .play import become_guest, board_counts, events, next_thing, play_to_end, start_match, status
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_hotseat_long_nardy_match_to_the_end_by_clicks(open_page) -> None:
+    page = open_page()
+    become_guest(page)
+    page.check("form.new-match input[name=game][value=long_nardy]")
+    page.click("form.new-match details.advanced summary")
+    assert page.locator("form.new-match input[name=cube]").is_hidden()  # no cube in nardy
+    start_match(page, "hotseat", 1, game="long_nardy")
+    page.wait_for_selector("#board[data-game=long-nardy]")
+    label = page.get_attribute("#board", "aria-label")
+    assert label.startswith("Long nardy board") and "same way round" in label
+    # the start: 15 on each head (mine: my 24, the opponent's: my 12), nothing elsewhere
+    if next_thing(page) == "roll":
+        counts = board_counts(page)
+        assert counts[23] == 15 and counts[11] == -15
+        assert sum(abs(n) for n in counts) == 30
+    assert page.locator("#board [data-head=you]").count() == 1
+    assert page.locator("#board [data-head=opponent]").count() == 1
+    assert page.locator("#board .flows .flow").count() == 4  # the direction of travel
+    assert page.locator("#board .bar-checkers").count() == 0  # no bar
+    assert page.locator("#board .cube").count() == 0  # no cube
+    assert page.locator("[data-action=double]").count() == 0
+    assert next_thing(page) in ("roll", "source")
+    if next_thing(page) == "roll":
+        page.click("[data-action=roll]")
+    next_thing(page)  # the first move: only head checkers may move, one unless 6-6, 4-4, 3-3
+    sources = page.locator("#board .spot.source")
+    assert sources.count() == 1 and sources.first.get_attribute("data-spot") == "24"
+    assert "your head" in sources.first.get_attribute("aria-label")
+
+    started = time.monotonic()
+    clicks = play_to_end(page, limit=600)
+    print(f"hot-seat long nardy: {clicks} clicks in {time.monotonic() - started:.1f} s")
+    assert page.get_attribute("section.match", "data-status") == "finished"
+    assert "wins the match" in status(page)
+    off = [int(page.get_attribute("#board .off", f"data-{who}")) for who in ("you", "opponent")]
+    assert max(off) == 15, off  # the winner bore off all fifteen
+    moves = [e for e in events(page) if e["type"] == "moved"]
+    # a whole race: the winner alone moved 15 checkers 24 points and more, at most 24 a turn
+    assert len(moves) >= 15 * 24 // 24, len(moves)
+    assert page.errors == []
