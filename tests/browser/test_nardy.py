@@ -16,9 +16,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_hotseat_long_nardy_match_to_the_end_by_clicks(open_page) -> None:
     page = open_page()
     become_guest(page)
+    page.check("form.new-match input[name=mode][value=computer]")
     page.check("form.new-match input[name=game][value=long_nardy]")
     page.click("form.new-match details.advanced summary")
     assert page.locator("form.new-match input[name=cube]").is_hidden()  # no cube in nardy
+    levels = page.evaluate("fetch('/api/v1/rules/levels?game=long-nardy').then(r => r.json())")
+    page.wait_for_function(  # the computer's levels of long nardy, not tavla's
+        "(n) => document.querySelectorAll('form.new-match select[name=level] option').length === n",
+        arg=len(levels["levels"]),
+    )
+    options = page.locator("form.new-match select[name=level] option")
+    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == levels[
+        "levels"
+    ]
     start_match(page, "hotseat", 1, game="long_nardy")
     page.wait_for_selector("#board[data-game=long-nardy]")
     label = page.get_attribute("#board", "aria-label")

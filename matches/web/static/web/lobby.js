@@ -108,9 +108,21 @@ function radios(name, options, value, label) {
       h("input", { type: "radio", name, value: String(v), checked: String(v) === String(value), disabled }), " ", text)));
 }
 
+/** The computer's levels of a game (GET /rules/levels?game=), weakest first, and its default. */
+const levelsOf = {};
+function loadLevels(game) {
+  if (!levelsOf[game]) levelsOf[game] = api.get(`/rules/levels${api.query({ game })}`);
+  return levelsOf[game];
+}
+
 function newMatchForm(levels, navigate) {
   const p = loadPrefs();
-  const levelSelect = h("select", { name: "level" }, levels.map((l) => h("option", { value: l, selected: l === p.level }, t(`level.${l}`))));
+  const levelSelect = h("select", { name: "level" });
+  const showLevels = (answer, wanted) => {
+    const pick = answer.levels.includes(wanted) ? wanted : answer.default || answer.levels[answer.levels.length - 1];
+    levelSelect.replaceChildren(...answer.levels.map((l) => h("option", { value: l, selected: l === pick }, t(`level.${l}`))));
+  };
+  showLevels(levels, p.level);
   const num = (name, value) => h("input", { type: "number", name, min: "0", max: "86400", value: String(value), inputmode: "numeric" });
   const clock = { delay: num("delay", 12), reserve: num("reserve", 120), max_move: num("max_move", 60), reconnect: num("reconnect", 60) };
   const customClock = h("input", { type: "checkbox", name: "custom_clock" });
@@ -136,6 +148,12 @@ function newMatchForm(levels, navigate) {
     form.querySelectorAll(".only-online").forEach((n) => (n.hidden = mode !== "online"));
     const game = GAMES.find((g) => g.id === new FormData(form).get("game")) || GAMES[0];
     form.querySelectorAll(".only-cube").forEach((n) => (n.hidden = !game.cube));
+    if (levelSelect.dataset.game !== game.api) {
+      levelSelect.dataset.game = game.api;
+      loadLevels(game.api).then(
+        (answer) => levelSelect.dataset.game === game.api && showLevels(answer, levelSelect.value || p.level),
+        (err) => showError(err.message));
+    }
   };
   form.addEventListener("change", sync);
   sync();
@@ -396,7 +414,7 @@ export async function lobbyScreen(root, navigate) {
     return { stop() {} };
   }
   const [levels, mine, challenges, watchable, rating] = await Promise.all([
-    api.get("/rules/levels"),
+    loadLevels(GAMES.find((g) => g.id === loadPrefs().game)?.api || "tavla"),
     api.get("/matches?status=waiting,active&limit=20"),
     api.get("/matches/challenges?limit=20"),
     api.get("/matches/live?limit=20"),
@@ -418,7 +436,7 @@ export async function lobbyScreen(root, navigate) {
   const others = challenges.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
   root.replaceChildren(
     h("div", { class: "columns" },
-      h("div", {}, quick.node, newMatchForm(levels.levels, navigate)),
+      h("div", {}, quick.node, newMatchForm(levels, navigate)),
       h("div", {},
         rating,
         list(t("list.mine"), "mine", mine.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"))),
