@@ -53,31 +53,34 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 class Network:
-    """inputs -> sigmoid hidden layer -> 5 sigmoid outputs."""
+    """inputs -> sigmoid hidden layer -> sigmoid outputs (5 for tavla; long nardy's
+    evaluator, games/bots/nardy_network.py, has 3)."""
 
-    def __init__(self, hidden: int = 64, inputs: int = FEATURES, seed: int = 0) -> None:
+    def __init__(
+        self, hidden: int = 64, inputs: int = FEATURES, seed: int = 0, outputs: int = OUTPUTS
+    ) -> None:
         rng = np.random.default_rng(seed)
         self.w1 = rng.normal(0.0, 1.0 / np.sqrt(inputs), (hidden, inputs))
         self.b1 = np.zeros(hidden)
-        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (OUTPUTS, hidden))
-        self.b2 = np.zeros(OUTPUTS)
+        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (outputs, hidden))
+        self.b2 = np.zeros(outputs)
 
     @property
     def params(self) -> list[np.ndarray]:
         return [self.w1, self.b1, self.w2, self.b2]
 
     def forward(self, x: np.ndarray) -> np.ndarray:
-        """(n, inputs) -> (n, 5) outputs (or (inputs,) -> (5,))."""
+        """(n, inputs) -> (n, outputs) (or (inputs,) -> (outputs,))."""
         hidden = _sigmoid(x @ self.w1.T + self.b1)
         return _sigmoid(hidden @ self.w2.T + self.b2)
 
     def backprop(self, x: np.ndarray, error: np.ndarray) -> list[np.ndarray]:
-        """For inputs (n, inputs) and output errors (n, 5): for each parameter array, the
+        """For inputs (n, inputs) and output errors (n, outputs): for each parameter array, the
         gradient of sum(error * outputs) by it, i.e. sum over rows and outputs of
         error * d output / d param (the TD update direction, times the error)."""
         hidden = _sigmoid(x @ self.w1.T + self.b1)  # (n, H)
-        out = _sigmoid(hidden @ self.w2.T + self.b2)  # (n, 5)
-        d_out = error * out * (1.0 - out)  # (n, 5)
+        out = _sigmoid(hidden @ self.w2.T + self.b2)  # (n, outputs)
+        d_out = error * out * (1.0 - out)  # (n, outputs)
         d_hidden = (d_out @ self.w2) * hidden * (1.0 - hidden)  # (n, H)
         return [d_hidden.T @ x, d_hidden.sum(axis=0), d_out.T @ hidden, d_out.sum(axis=0)]
 

@@ -8,11 +8,13 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from games import bots
+from games.bots import nardy_heuristic as h
 from games.bots.matchplay import decide, play_match
-from games.bots.nardy_heuristic import NardyHeuristicPlayer, evaluate
+from games.bots.nardy_heuristic import NardyHeuristicPlayer, evaluate, evaluate_arrays
 from games.bots.random_player import RandomPlayer
 from games.bots.selfplay import play_duplicate, play_game
 from games.rules import (
@@ -24,9 +26,11 @@ from games.rules import (
     NardyPosition,
     OpeningRoll,
     Phase,
+    Position,
     Roll,
     Variant,
     apply,
+    board_array,
     legal_plays,
 )
 
@@ -160,3 +164,56 @@ def test_random_play_is_seeded() -> None:
     a = RandomPlayer(seed=9).choose_play(position, dice)
     b = RandomPlayer(seed=9).choose_play(position, dice)
     assert a is not None and a == b
+
+
+def plain_evaluate(position: Position) -> float:
+    """The heuristic's evaluation written with plain loops, the reference for the numpy one."""
+    path = (*range(12, 0, -1), *range(24, 12, -1))
+
+    def side(p: Position, race: bool) -> float:
+        board = p.board
+        score = -h.OUTSIDE_HOME * sum(n for n in board[6:] if n > 0)
+        if p.off[0] == 0 and all(n >= 0 for i, n in enumerate(board) if not 12 <= i < 18):
+            score -= h.MARS_RISK
+        if race:
+            return score - h.ON_BOARD * (15 - p.off[0])
+        score -= h.HEAD_CHECKER * max(board[23], 0)
+        for n in board[:23]:
+            if n > 0:
+                score += h.POINT_HELD - h.STACK * max(n - 3, 0)
+        behind = run = run_behind = 0
+        for point in (*path, None):
+            n = board[point - 1] if point else 0
+            if n > 0:
+                run_behind = run_behind if run else behind
+                run += 1
+                continue
+            score += h.BLOCK * max(run - 1, 0) ** 2 * run_behind / 15
+            run = 0
+            behind -= min(n, 0)
+        return score
+
+    mine, theirs = position.pips()
+    race = position.is_race()
+    return theirs - mine + side(position, race) - side(position.flipped(), race)
+
+
+def test_the_numpy_evaluation_matches_plain_loops() -> None:
+    rng = random.Random(3)
+    results = []
+    for _ in range(6):
+        position = NardyPosition.starting()
+        for turn in range(300):
+            dice = Dice.of(rng.randint(1, 6), rng.randint(1, 6))
+            plays = legal_plays(position, dice, first_turn=turn < 2)
+            results += [p.result for p in plays]
+            if plays:
+                position = rng.choice(plays).result  # type: ignore[assignment]
+                if position.off[0] == 15:
+                    break
+            position = position.flipped()
+    assert len(results) > 1000
+    scores = evaluate_arrays(np.array([board_array(p) for p in results]))
+    for position, score in zip(results, scores, strict=True):
+        assert abs(score - plain_evaluate(position)) < 1e-9
+        assert abs(evaluate(position) - score) < 1e-9
