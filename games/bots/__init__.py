@@ -19,12 +19,15 @@ from .base import Player
 from .heuristic import HeuristicPlayer
 from .matchplay import decide
 from .nardy_heuristic import NardyHeuristicPlayer
+from .nardy_network import NardyEvaluator, NardyNetworkPlayer
 from .network import Evaluator
 from .neural import LookaheadPlayer, NetworkPlayer
 from .random_player import RandomPlayer
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
 """The trained evaluator: how it was made is in games/bots/td_train.py."""
+NARDY_WEIGHTS = Path(__file__).with_name("nardy_weights.npz")
+"""Long nardy's trained evaluator: games/bots/nardy_train.py, docs/computer-players.md."""
 
 NOISE = 0.05
 """Standard deviation (points) of the error the noisy level adds to every play's equity."""
@@ -34,6 +37,12 @@ NOISE = 0.05
 def evaluator() -> Evaluator:
     """The trained evaluator, loaded once per process."""
     return Evaluator.load(WEIGHTS)
+
+
+@cache
+def nardy_evaluator() -> NardyEvaluator:
+    """Long nardy's trained evaluator, loaded once per process."""
+    return NardyEvaluator.load(NARDY_WEIGHTS)
 
 
 def _noisy() -> Player:
@@ -56,6 +65,7 @@ DEFAULT_LEVEL = "network"
 NARDY_LEVELS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
     "heuristic": NardyHeuristicPlayer,
+    "network": lambda: NardyNetworkPlayer(nardy_evaluator()),
 }
 """Long nardy's levels, weakest first (the random player plays either game)."""
 
@@ -63,7 +73,7 @@ GAME_LEVELS: dict[str, dict[str, Callable[[], Player]]] = {
     "tavla": LEVELS,
     "long-nardy": NARDY_LEVELS,
 }
-DEFAULT_LEVELS: dict[str, str] = {"tavla": DEFAULT_LEVEL, "long-nardy": "heuristic"}
+DEFAULT_LEVELS: dict[str, str] = {"tavla": DEFAULT_LEVEL, "long-nardy": "network"}
 
 
 def _levels_of(game: str) -> dict[str, Callable[[], Player]]:
@@ -98,8 +108,9 @@ def player_for(level: str, game: str = "tavla") -> Player:
 
 
 def preload() -> None:
-    """Load the evaluator now (a worker calls this at start-up)."""
+    """Load both games' evaluators now (a worker calls this at start-up)."""
     evaluator()
+    nardy_evaluator()
 
 
 __all__ = [
@@ -108,10 +119,13 @@ __all__ = [
     "GAME_LEVELS",
     "LEVELS",
     "NARDY_LEVELS",
+    "NARDY_WEIGHTS",
     "WEIGHTS",
     "HeuristicPlayer",
     "LookaheadPlayer",
+    "NardyEvaluator",
     "NardyHeuristicPlayer",
+    "NardyNetworkPlayer",
     "NetworkPlayer",
     "Player",
     "RandomPlayer",
@@ -119,6 +133,7 @@ __all__ = [
     "default_level",
     "evaluator",
     "levels",
+    "nardy_evaluator",
     "player_for",
     "preload",
 ]
