@@ -149,12 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     if weights:
         games.bots.NARDY_WEIGHTS = Path(weights)
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(
-        f"{'player':<10} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
-        f"{'win':>6} {'+-se':>6} {'mars':>6} {'ms/game':>8}",
-        flush=True,
-    )
     if not args.times_only:
+        print(
+            f"{'player':<10} {'opponent':<10} {'games':>6} {'ppg':>7} {'+-se':>6} "
+            f"{'win':>6} {'+-se':>6} {'mars':>6} {'ms/game':>8}",
+            flush=True,
+        )
         matchup("network", "heuristic", args.pairs, args.seed, args.workers, weights)
         matchup("heuristic", "random", args.floor_pairs, args.seed, args.workers, weights)
     levels = ["network", "heuristic", "random"]
