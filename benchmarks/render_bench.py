@@ -3,7 +3,9 @@
 
 Builds match states as the API does (`selectors.match_state` needs stored rows, so the shape is
 made here from positions of the oracle corpus with their legal plays) and times, side by side
-in one run: rendering the shape (`contract.render`, the API's one path) and, as the yardstick,
+in one run: rendering the shape (`contract.render`, the API's one path: a function compiled from
+the derived serializer, the legal plays of a position and roll rendered once), the same through
+the DRF serializer itself (`render_with_drf`, what the API did before) and, as the yardstick,
 `json.dumps` of the already rendered dict (what any response pays anyway).
 """
 
@@ -28,7 +30,7 @@ django.setup()
 
 from games.rules.dice import Dice  # noqa: E402
 from games.rules.position import Position  # noqa: E402
-from matches.api.contract import render  # noqa: E402
+from matches.api.contract import render, render_with_drf  # noqa: E402
 from matches.selectors import shapes  # noqa: E402
 from matches.selectors.state import board_json, plays_json  # noqa: E402
 
@@ -45,11 +47,11 @@ def state(position: Position, dice: Dice) -> shapes.MatchState:
         version=40,
         status="active",
         settings=shapes.Settings(
-            "online", 5, True, True, False, 3, "opening_roll", None, clock, True
+            "online", 5, True, True, False, 3, "opening_roll", None, clock, True, True
         ),
         players=[
-            shapes.Player(0, "ana", "Ana", "registered"),
-            shapes.Player(1, "guest-3f9a1c2b7d", "Marko", "guest"),
+            shapes.Player(0, "ana", "Ana", "registered", 1523.4),
+            shapes.Player(1, "guest-3f9a1c2b7d", "Marko", "guest", None),
         ],
         side=shapes.Side(0, "player", [0]),
         lobby=shapes.Lobby(False, "K7MPQ2XD", None, None, None, False),
@@ -78,14 +80,16 @@ def state(position: Position, dice: Dice) -> shapes.MatchState:
 
 
 def main() -> None:
-    cases = []
     with CORPUS.open() as f:
-        for line in list(f)[:300]:
-            row = json.loads(line)
-            cases.append(state(Position.from_json(row["position"]), Dice.of(*row["dice"])))
+        raw = [(row["position"], row["dice"]) for row in map(json.loads, list(f)[:300])]
+    cases = [state(Position.from_json(p), Dice.of(*d)) for p, d in raw]
     plays = [len(c.legal_plays) for c in cases]
-    render_ms, dumps_ms = [], []
+    drf_ms, render_ms, dumps_ms = [], [], []
     for _ in range(3):
+        t = time.perf_counter()
+        for c in cases:
+            render_with_drf(c)
+        drf_ms.append((time.perf_counter() - t) / len(cases) * 1000)
         t = time.perf_counter()
         bodies = [render(c) for c in cases]
         render_ms.append((time.perf_counter() - t) / len(cases) * 1000)
@@ -93,11 +97,17 @@ def main() -> None:
         for body in bodies:
             json.dumps(body)
         dumps_ms.append((time.perf_counter() - t) / len(cases) * 1000)
-    r, d = statistics.median(render_ms), statistics.median(dumps_ms)
+    assert bodies == [render_with_drf(c) for c in cases]
+    drf, r = statistics.median(drf_ms), statistics.median(render_ms)
+    d = statistics.median(dumps_ms)
     median = statistics.median(plays)
-    print(f"{len(cases)} states, legal plays per state: median {median}, max {max(plays)}")
-    print(f"render (derived serializer): {r:.3f} ms per state")
-    print(f"json.dumps of the result:    {d:.3f} ms per state (ratio {r / d:.1f})")
+    print(
+        f"{len(cases)} states, legal plays per state: median {median}, max {max(plays)};"
+        f" load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"DRF serializer (render_with_drf): {drf:.3f} ms per state (ratio {drf / d:.1f})")
+    print(f"render (compiled):                {r:.3f} ms per state (ratio {r / d:.1f})")
+    print(f"json.dumps of the result:         {d:.3f} ms per state (ratio 1.0)")
 
 
 if __name__ == "__main__":

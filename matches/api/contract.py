@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from threading import RLock
@@ -131,18 +132,119 @@ _SIMPLE: dict[Any, type[serializers.Field]] = {
 }
 
 
+# -- rendering ------------------------------------------------------------------------------
+#
+# Rendering goes through a function compiled once per shape from its derived serializer's
+# fields, so the body is exactly what `serializer.to_representation` gives (the same keys in
+# the same order, the same conversion per field class, None for a None attribute), without
+# DRF's per-field machinery (get_attribute, _readable_fields, ...), which cost about a
+# millisecond per match state. Field classes with a conversion of their own (choices, dates,
+# anything not listed below) still call the DRF field. tests/api/test_render.py compares the
+# two on every shape.
+
+_CONVERT: dict[type[serializers.Field], str] = {
+    serializers.IntegerField: "int(v)",
+    serializers.FloatField: "float(v)",
+    serializers.CharField: "str(v)",
+    serializers.JSONField: "v",
+}
+
+# Frozen shapes whose instances are shared between responses (the legal plays of a position
+# and roll are built once per process): their rendered form is kept with them, by identity.
+_MEMOIZED = ("LegalPlay",)
+_MEMO_MAX = 50_000
+
+
 @cache
-def _renderer(shape: type) -> serializers.Serializer:
-    # One instance per shape: building a serializer's fields is most of DRF's cost, and a
-    # bound serializer only reads them afterwards (safe to share between threads).
-    return serializer_for(shape)()
+def _renderer(shape: type) -> Callable[[Any], Any]:
+    with _lock:
+        return _compile(serializer_for(shape)())
+
+
+def _compile(serializer: serializers.Serializer) -> Callable[[Any], Any]:
+    """A function rendering an instance as `serializer.to_representation` does."""
+    namespace: dict[str, Any] = {}
+    lines = ["def render(o):", "    out = {}"]
+    for n, field in enumerate(serializer.fields.values()):
+        lines.append(f"    v = o.{field.source}")
+        lines.append(
+            f"    out[{field.field_name!r}] = None if v is None else {_expr(field, n, namespace)}"
+        )
+    lines.append("    return out")
+    exec("\n".join(lines), namespace)  # built from the shape's own field names
+    render: Callable[[Any], Any] = namespace["render"]
+    name = type(serializer).__name__.removesuffix("Serializer")
+    return _memoized(render) if name in _MEMOIZED else render
+
+
+def _expr(field: serializers.Field, n: int, namespace: dict[str, Any]) -> str:
+    """The expression converting the attribute `v` (not None) as `field` would."""
+    if isinstance(field, serializers.ListSerializer):
+        namespace[f"f{n}"] = _compile(field.child)
+        return f"[f{n}(i) for i in v]"
+    if isinstance(field, serializers.Serializer):
+        namespace[f"f{n}"] = _compile(field)
+        return f"f{n}(v)"
+    if type(field) in (serializers.ListField, NullableItems):
+        namespace[f"f{n}"] = _child(field.child, namespace, n)
+        return f"[None if i is None else f{n}(i) for i in v]"
+    if type(field) is serializers.UUIDField and field.uuid_format == "hex_verbose":
+        return "str(v)"
+    if type(field) is serializers.BooleanField:
+        namespace[f"f{n}"] = field.to_representation
+        return f"v if v.__class__ is bool else f{n}(v)"
+    if type(field) in _CONVERT and not getattr(field, "binary", False):
+        return _CONVERT[type(field)]
+    namespace[f"f{n}"] = field.to_representation
+    return f"f{n}(v)"
+
+
+def _child(field: serializers.Field, namespace: dict[str, Any], n: int) -> Callable[[Any], Any]:
+    """A list item's conversion as a function."""
+    if isinstance(field, serializers.Serializer):
+        return _compile(field)
+    inner: dict[str, Any] = {}
+    code = f"def item(v):\n    return {_expr(field, 0, inner)}"
+    exec(code, inner)
+    item: Callable[[Any], Any] = inner["item"]
+    return item
+
+
+def _memoized(render: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    memo: dict[int, tuple[Any, Any]] = {}
+
+    def cached(o: Any) -> Any:
+        hit = memo.get(id(o))
+        if hit is not None and hit[0] is o:
+            return hit[1]
+        out = render(o)
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        memo[id(o)] = (o, out)  # holding `o` keeps its id from being reused
+        return out
+
+    return cached
 
 
 def render(value: Any) -> Any:
     """The JSON-ready form of a response dataclass (or a list of them)."""
     if isinstance(value, list):
         return [render(item) for item in value]
-    return _renderer(type(value)).to_representation(value)  # type: ignore[arg-type]
+    return _renderer(type(value))(value)  # type: ignore[arg-type]
+
+
+def render_with_drf(value: Any) -> Any:
+    """The same through the DRF serializer itself (what `render` must equal: tests, and the
+    yardstick of benchmarks/render_bench.py)."""
+    if isinstance(value, list):
+        return [render_with_drf(item) for item in value]
+    return _drf(type(value)).to_representation(value)  # type: ignore[arg-type]
+
+
+@cache
+def _drf(shape: type) -> serializers.Serializer:
+    with _lock:
+        return serializer_for(shape)()
 
 
 def respond(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
