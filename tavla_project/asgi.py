@@ -29,6 +29,9 @@ from django.conf import settings  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 
 from matches.streams.routing import websocket_urlpatterns  # noqa: E402
+from tavla_project import dbhealth  # noqa: E402
+
+dbhealth.connect()  # health checks only on idle database connections
 
 django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
 

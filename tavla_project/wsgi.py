@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
 
 application = get_wsgi_application()
+
+from tavla_project import dbhealth  # noqa: E402
+
+dbhealth.connect()  # health checks only on idle database connections
