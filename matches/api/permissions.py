@@ -21,6 +21,7 @@ from rest_framework.permissions import BasePermission
 from matches.errors import NotAPlayer
 from matches.services import presence
 from matches.store.models import Match
+from matches.store.rows import fetch_match
 
 from .errors import match_not_found
 
@@ -42,19 +43,17 @@ def load_match(match_id: Any) -> Match:
     """The Match row (players and lobby come from `selectors`' caches); 404 if none."""
     try:
         pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
-        return Match.objects.get(pk=pk)
-    except (Match.DoesNotExist, ValueError, TypeError):
+    except (ValueError, TypeError):
         raise match_not_found(match_id) from None
+    match = fetch_match(pk)  # SQL compiled once: the hottest read of the API
+    if match is None:
+        raise match_not_found(match_id)
+    return match
 
 
 def readable_match(match_id: Any, user: Any) -> Match:
     """The match if the user may read it; 404 `match_not_found` otherwise."""
-    try:
-        pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
-        match = Match.objects.get(pk=pk)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise match_not_found(match_id) from None
-    return readable(match, user)
+    return readable(load_match(match_id), user)
 
 
 def readable(match: Match, user: Any) -> Match:

@@ -15,7 +15,6 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,6 +34,7 @@ from matches.store.events import (
 from matches.store.models import Match, PlayerProfile
 from matches.store.plays import chosen_play, plays_on_turn
 from matches.store.replay import MatchView
+from matches.store.rows import fetch_match
 from matches.store.streams import append, load_view
 
 from . import conduct, ratings
@@ -430,9 +430,13 @@ def _state(view: MatchView) -> rules.MatchState:
 
 def _lock(match_id: UUID) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+        pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
+    except (ValueError, TypeError):
         raise MatchNotFound(match_id) from None
+    match = fetch_match(pk, for_update=True)
+    if match is None:
+        raise MatchNotFound(match_id)
+    return match
 
 
 def _id(user: Any) -> int | None:

@@ -1,0 +1,58 @@
+"""The Match row by primary key, read with SQL compiled once per process.
+
+Every command locks its match's row and every state read reads it: two of the hottest queries
+of the service. Building them through the ORM (a QuerySet, its WHERE tree, the compiler) costs
+more CPU than PostgreSQL spends answering them, so the statement and the columns' converters
+are taken from the ORM's own compiler once, and each call only executes it and builds the
+model instance with `Match.from_db`, exactly as the QuerySet would have.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+from uuid import UUID
+
+from django.db import connections, router, transaction
+
+from .models import Match
+
+
+@cache
+def _compiled(alias: str, for_update: bool) -> tuple[str, list[str], list[tuple[int, Any, Any]]]:
+    """(SQL with one parameter, the field names, the converters per column) of the ORM's
+    `Match.objects[.select_for_update()].filter(pk=...)`."""
+    qs = Match.objects.using(alias)
+    if for_update:
+        qs = qs.select_for_update()
+    compiler = qs.filter(pk=UUID(int=0)).query.get_compiler(alias)
+    with transaction.atomic(using=alias):  # FOR UPDATE is compiled only inside one
+        sql, params = compiler.as_sql()
+    if len(params) != 1:  # pragma: no cover - the pk is the only parameter
+        raise RuntimeError(f"unexpected parameters for the Match row query: {params!r}")
+    columns = [col for col, _, _ in compiler.select]
+    names = [col.target.attname for col in columns]
+    converters = [
+        (pos, convs, expression)
+        for pos, (convs, expression) in compiler.get_converters(columns).items()
+    ]
+    return sql, names, converters
+
+
+def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
+    """The Match row (locked FOR UPDATE if asked: inside a transaction), None if none."""
+    alias = router.db_for_write(Match) if for_update else router.db_for_read(Match)
+    sql, names, converters = _compiled(alias, for_update)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for pos, convs, expression in converters:
+        value = values[pos]
+        for converter in convs:
+            value = converter(value, expression, connection)
+        values[pos] = value
+    return Match.from_db(alias, names, values)
