@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
+from functools import cache
 from threading import Lock
+from typing import Any
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 
 from games.rules import EndedBy
 from matches.errors import VersionConflict
@@ -94,32 +96,19 @@ def append(
     The unique (match, seq) constraint is the last line of defence: a writer that lost a
     race gets VersionConflict, never a duplicate or a gap.
     """
-    rows = []
     stored = []
     seq = view.version
     for event in events:
         seq += 1
-        payload = event.to_payload()
-        rows.append(
-            MatchEvent(
-                match=match,
-                seq=seq,
-                type=event.type,
-                payload=payload,
-                actor_id=actor_id,
-                created_at=at,
-            )
-        )
-        stored.append(StoredEvent(seq, event.type, payload, actor_id, at))
-    if not rows:
+        stored.append(StoredEvent(seq, event.type, event.to_payload(), actor_id, at))
+    if not stored:
         return view
+    new_view = replay(stored, view)
     try:
-        MatchEvent.objects.bulk_create(rows)
+        _write(match, stored, projection(match, new_view))
     except IntegrityError as exc:
         forget(match.pk)
         raise VersionConflict(current_version=None) from exc
-    new_view = replay(stored, view)
-    project(match, new_view)
     # Cache only what is committed: a rolled-back append must not survive in memory.
     transaction.on_commit(lambda: _remember(match.pk, new_view))
     after_commit(Committed(new_view, tuple(stored), actor_id))
@@ -136,9 +125,72 @@ _ENDED_BY = {
 }
 
 
+def _write(match: Match, stored: list[StoredEvent], changed: dict[str, object]) -> None:
+    """Insert the events and update the projection's changed columns. On PostgreSQL in one
+    statement (the INSERT in a WITH clause runs to completion whatever the UPDATE reads): one
+    round trip less per command, and no ORM query building. Elsewhere through the ORM."""
+    connection = connections[router.db_for_write(MatchEvent)]
+    for name, value in changed.items():
+        setattr(match, name, value)
+    if connection.vendor != "postgresql":
+        MatchEvent.objects.bulk_create(
+            MatchEvent(
+                match=match,
+                seq=e.seq,
+                type=e.type,
+                payload=e.payload,
+                actor_id=e.actor_id,
+                created_at=e.at,
+            )
+            for e in stored
+        )
+        if changed:
+            match.save(update_fields=list(changed))
+        return
+    insert, columns = _insert_sql(len(stored))
+    changed = changed or {"version": match.version}  # always set: the version moved
+    params: list[object] = []
+    for e in stored:
+        values = (match.pk, e.seq, e.type, e.payload, e.actor_id, e.at)
+        pairs = zip(columns, values, strict=True)
+        params += [field.get_db_prep_save(v, connection) for field, v in pairs]
+    fields = [Match._meta.get_field(name) for name in changed]
+    sets = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    params += [f.get_db_prep_save(changed[f.name], connection) for f in fields]
+    params.append(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{insert} UPDATE {_MATCH_TABLE} SET {sets} WHERE {_MATCH_PK} = %s", params)
+
+
+_MATCH_TABLE = f'"{Match._meta.db_table}"'
+_MATCH_PK = f'"{Match._meta.pk.column}"'
+
+
+@cache
+def _insert_sql(count: int) -> tuple[str, list[Any]]:
+    """`WITH appended AS (INSERT ... VALUES (...) x count)` and the columns' fields."""
+    names = ("match", "seq", "type", "payload", "actor", "created_at")
+    columns = [MatchEvent._meta.get_field(name) for name in names]
+    quoted = ", ".join(f'"{f.column}"' for f in columns)
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    values = ", ".join([row] * count)
+    table = MatchEvent._meta.db_table
+    sql = f'WITH appended AS (INSERT INTO "{table}" ({quoted}) VALUES {values} RETURNING 1)'
+    return sql, columns
+
+
 def project(match: Match, view: MatchView) -> None:
     """Write the read model (status, score, turn, ...) of `view` onto the Match row: only the
     columns that changed (a move changes two or three of them)."""
+    changed = projection(match, view)
+    for name, value in changed.items():
+        setattr(match, name, value)
+    if changed:
+        match.save(update_fields=list(changed))
+
+
+def projection(match: Match, view: MatchView) -> dict[str, object]:
+    """The columns of the Match row that `view` changes, with their new values."""
     state = view.state
     values: dict[str, object] = {
         "version": view.version,
@@ -154,11 +206,7 @@ def project(match: Match, view: MatchView) -> None:
         values["winner"] = state.winner
         values["ended_by"] = _ENDED_BY[state.ended_by] if state.ended_by else ""
         values["status"] = status_of(view)
-    changed = [name for name, value in values.items() if getattr(match, name) != value]
-    for name in changed:
-        setattr(match, name, values[name])
-    if changed:
-        match.save(update_fields=changed)
+    return {name: value for name, value in values.items() if getattr(match, name) != value}
 
 
 def status_of(view: MatchView) -> str:
