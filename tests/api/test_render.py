@@ -62,7 +62,9 @@ def sample(hint: Any, filled: bool, counter: itertools.count[int]) -> Any:
 def build(shape: type, filled: bool, counter: itertools.count[int] | None = None) -> Any:
     counter = counter or itertools.count()
     hints = typing.get_type_hints(shape, include_extras=True)
-    return shape(**{f.name: sample(hints[f.name], filled, counter) for f in dataclasses.fields(shape)})
+    return shape(
+        **{f.name: sample(hints[f.name], filled, counter) for f in dataclasses.fields(shape)}
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.__name__)

@@ -3,6 +3,8 @@ and the state of a match as a response."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.request import Request
@@ -21,7 +23,23 @@ MAX_VERSION = 2**31 - 1
 
 
 def valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    """The validated data of a request body or query (400 `invalid_request` otherwise)."""
+    """The validated data of a request body or query (400 `invalid_request` otherwise).
+
+    An empty body or query (a roll, a state read) always validates the same way: its result is
+    kept per serializer, so the hot requests build no serializer (their fields are deep-copied
+    per instance)."""
+    if isinstance(data, Mapping) and not data:
+        kept = _EMPTY.get(serializer_class)
+        if kept is None:
+            kept = _EMPTY.setdefault(serializer_class, _validate(serializer_class, {}))
+        return copy.deepcopy(kept)  # a caller may change what it gets
+    return _validate(serializer_class, data)
+
+
+_EMPTY: dict[type, dict[str, Any]] = {}
+
+
+def _validate(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
