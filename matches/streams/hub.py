@@ -157,6 +157,11 @@ def serving_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
+def local_hub() -> Hub | None:
+    """The hub of the running loop, if it has one (never makes one)."""
+    return _hubs.get(asyncio.get_running_loop())
+
+
 class Hub:
     """Feeds, notification inboxes and the background tasks that keep them current."""
 

@@ -1,7 +1,8 @@
 """After a command commits: tell every web process (settings.TAVLA_AFTER_COMMIT).
 
 One message to the match's group, `{"type": "match.committed", "match", "version", "over",
-"events"}`, and a notification to the group of each user who should hear of it (challenge
+"events"}` (handed to this process's own hub first, without the trip through Redis), and a
+notification to the group of each user who should hear of it (challenge
 accepted, rematch offered, your turn). Sending never waits and never fails the command: the
 message goes out on the process's event loop (the server's, or a small background loop in a
 Celery worker), and a message that is lost costs latency only, since every web process also
@@ -23,7 +24,7 @@ from matches.services.notices import Notice
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby
 
-from .hub import match_group, serving_loop, user_group
+from .hub import local_hub, match_group, serving_loop, user_group
 from .messages import events_json
 
 logger = logging.getLogger(__name__)
@@ -115,6 +116,14 @@ def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    hub = local_hub()
+    if hub is not None:
+        # This process's own followers get the events at once, not after a round trip
+        # through Redis; the copy that comes back is then older than the feed and ignored.
+        # (Notifications are not versioned: they only come through the layer, once.)
+        for _, message in messages:
+            if message["type"] == "match.committed":
+                hub.on_message(message)
     for group, message in messages:
         await layer.group_send(group, message)
 
