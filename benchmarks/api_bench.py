@@ -18,7 +18,9 @@ After a short warm-up it measures for `--seconds`:
 - errors (anything but 200/201; a 409 would mean two writers raced, which cannot happen here).
 
 Then, for `--state-seconds`, every client reads the state of its match (`GET /matches/{id}`)
-in a loop: server CPU per state read and its latency.
+in a loop: server CPU per state read and its latency. Last, the floor on the same stack, for
+`--floor-seconds` each: a trivial DRF view (`GET /rules/levels`, a constant list) with the
+client's token, and without one: what any request costs before it does anything of its own.
 
 Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
 PostgreSQL server (default postgres://postgres@127.0.0.1:5432/tavla_api_bench); the database
@@ -210,7 +212,8 @@ class Client:
         data = json.dumps(body).encode() if body is not None else None
         t0 = time.perf_counter()
         try:
-            self.conn.request(method, path, data, {**self.headers, **(headers or {})})
+            sent = {k: v for k, v in {**self.headers, **(headers or {})}.items() if v}
+            self.conn.request(method, path, data, sent)
             response = self.conn.getresponse()
             raw = response.read()
         except (OSError, http.client.HTTPException):
@@ -266,6 +269,11 @@ def play_games(
         while not stop.is_set() and state["status"] == "active":
             if stats.phase == "state":
                 call("state", "GET", path)
+                continue
+            if stats.phase in ("floor", "floor_anonymous"):
+                # an empty value: the header is not sent
+                anonymous = {"Authorization": ""} if stats.phase == "floor_anonymous" else {}
+                call(stats.phase, "GET", "/api/v1/rules/levels", **anonymous)
                 continue
             if_match = {"If-Match": f'"{state["version"]}"'}
             actions = state["actions"]
@@ -341,6 +349,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--state-seconds", type=float, default=15.0)
+    parser.add_argument("--floor-seconds", type=float, default=8.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-redis", action="store_true", help="no cache, no channel layer")
@@ -382,6 +391,11 @@ def main() -> int:
         stats.phase = "state"
         time.sleep(1.0)
         reading = measure(stats, server, min(args.state_seconds, 600.0))
+        floors = {}
+        for phase in ("floor", "floor_anonymous"):
+            stats.phase = phase
+            time.sleep(1.0)
+            floors[phase] = measure(stats, server, min(args.floor_seconds, 600.0))
         stop.set()
         for t in threads:
             t.join(30)
@@ -403,6 +417,14 @@ def main() -> int:
         "playing": playing,
         "commands": commands,
         "reading_state": reading,
+        "floor_trivial_view_with_token": floors["floor"],
+        "floor_trivial_view_anonymous": floors["floor_anonymous"],
+        "server_cpu_ms": {
+            "per_command": playing["server_cpu_ms_per_request"],
+            "per_state_read": reading["server_cpu_ms_per_request"],
+            "per_trivial_view_with_token": floors["floor"]["server_cpu_ms_per_request"],
+            "per_trivial_view_anonymous": floors["floor_anonymous"]["server_cpu_ms_per_request"],
+        },
         "matches_finished": stats.matches_finished,
         "errors": errors,
     }

@@ -24,6 +24,7 @@ script creates that database when it is missing and migrates it. Matches it writ
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -276,6 +277,7 @@ def main() -> None:
         "--vs-pgbench", type=float, default=0.0, metavar="SECONDS", help="append rate vs pgbench"
     )
     parser.add_argument("--only-rates", action="store_true", help="with --vs-pgbench: only that")
+    parser.add_argument("--json", action="store_true", help="with --only-rates: print JSON")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     prepare_database(url)
@@ -284,11 +286,25 @@ def main() -> None:
         load = os.getloadavg()[0]
         services, events = append_rate(args.vs_pgbench, args.seed + 500)
         inserts = pgbench_rate(url, args.vs_pgbench)
-        print(
-            f"append rate ({args.vs_pgbench:.0f} s each, one client, load {load:.1f}):"
-            f" services {services:.0f} events/s ({events} events), pgbench single-row"
-            f" INSERT {inserts:.0f}/s: 1:{inserts / services:.1f} (target at most 1:6)"
-        )
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "seconds": args.vs_pgbench,
+                        "load_average": round(load, 2),
+                        "services_events_per_second": round(services, 1),
+                        "events": events,
+                        "pgbench_inserts_per_second": round(inserts, 1),
+                        "ratio": round(inserts / services, 2),
+                    }
+                )
+            )
+        else:
+            print(
+                f"append rate ({args.vs_pgbench:.0f} s each, one client, load {load:.1f}):"
+                f" services {services:.0f} events/s ({events} events), pgbench single-row"
+                f" INSERT {inserts:.0f}/s: 1:{inserts / services:.1f} (target at most 1:6)"
+            )
         if args.only_rates:
             return
 

@@ -1,0 +1,115 @@
+"""The four speed targets of issue 11 beside their floors, in one run (a benchmark, not a test).
+
+    python benchmarks/targets.py [--quick] [--json]
+
+Runs, one after another on this machine, and prints one table with the load average at each
+step:
+
+1. `api_bench.py` (gunicorn + uvicorn, 2 workers, PostgreSQL, Redis): server CPU per command
+   (64 hot-seat clients: roll, play; /proc CPU of every server process over the number of
+   requests) and per state read, beside the floor: a trivial DRF view (`GET /rules/levels`)
+   with the same token, and without one;
+2. `store_bench.py --vs-pgbench`: the services' append rate (events per second in the
+   services, one client) beside pgbench's single-row INSERTs per second;
+3. `live_bench.py`: move-to-push latency with 200 players on WebSockets (100 online matches,
+   acting every `--think` seconds) and 2,000 watchers (1,500 WebSocket, 500 SSE) held, with
+   ordinary requests' latency meanwhile.
+
+Targets (2-core machine): <= 3 ms per play and <= 1.5 ms per state read, append rate at least
+1:6 of pgbench's, move-to-push p99 < 100 ms with 200 players. The machine is shared and noisy:
+the ratios to the floors measured in the same run say more than the milliseconds. `--quick`
+shortens every step (a smoke run). Each step's full JSON is printed with `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def run(script: str, *args: str) -> tuple[Any, list[float]]:
+    """Run a benchmark script; its JSON output and the load average when it started."""
+    load = [round(x, 2) for x in os.getloadavg()]
+    out = subprocess.run(
+        [sys.executable, str(HERE / script), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1]), load
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short steps (a smoke run)")
+    parser.add_argument("--think", type=float, default=2.0, help="live_bench: seconds per action")
+    parser.add_argument("--json", action="store_true", help="also print every step's JSON")
+    args = parser.parse_args()
+    quick = args.quick
+
+    api, api_load = run(
+        "api_bench.py",
+        "--json",
+        *("--seconds", "8" if quick else "30"),
+        *("--state-seconds", "5" if quick else "15"),
+        *("--floor-seconds", "4" if quick else "10"),
+        *("--games", "16" if quick else "64"),
+    )
+    store, store_load = run(
+        "store_bench.py", "--vs-pgbench", "3" if quick else "15", "--only-rates", "--json"
+    )
+    live, live_load = run(
+        "live_bench.py",
+        "--json",
+        *("--matches", "10" if quick else "100"),
+        *("--ws-watchers", "30" if quick else "1500"),
+        *("--sse-watchers", "10" if quick else "500"),
+        *("--seconds", "8" if quick else "30"),
+        *("--think", str(args.think)),
+    )
+
+    cpu = api["server_cpu_ms"]
+    floor, floor_anon = cpu["per_trivial_view_with_token"], cpu["per_trivial_view_anonymous"]
+    push = live["move_to_push_ms"]
+    rows = [
+        ("server CPU per command (roll/play)", f"{cpu['per_command']:.2f} ms", "<= 3 ms",
+         f"{cpu['per_command'] / floor:.1f} x trivial view with token"
+         f" ({floor:.2f} ms; anonymous {floor_anon:.2f} ms)"),
+        ("server CPU per state read", f"{cpu['per_state_read']:.2f} ms", "<= 1.5 ms",
+         f"{cpu['per_state_read'] / floor:.1f} x trivial view with token"),
+        ("append rate, services : pgbench", f"1:{store['ratio']:.1f}",
+         "at least 1:6",
+         f"services {store['services_events_per_second']:.0f} events/s,"
+         f" pgbench {store['pgbench_inserts_per_second']:.0f} INSERT/s"),
+        ("move-to-push p99 (opponents)", f"{push['opponents']['p99']:.0f} ms", "< 100 ms",
+         f"p50 {push['opponents']['p50']:.0f} ms; watchers p99"
+         + ", ".join(
+             f" {k.removesuffix('_watchers')} {v['p99']:.0f} ms"
+             for k, v in push.items() if k.endswith("_watchers") and v
+         )),
+    ]  # fmt: skip
+    print(f"issue 11 targets on {os.cpu_count()} CPUs (load average at each step's start:")
+    print(f"  api {api_load}, store {store_load}, live {live_load})")
+    for name, value, target, beside in rows:
+        print(f"  {name:<36} {value:>10}   target {target:<12} {beside}")
+    print(
+        f"  live: {live['watchers_connected']} of {live['watchers_requested']} watchers held,"
+        f" {live['players']} players, {live['player_commands']} commands,"
+        f" ordinary requests p99 {live['ordinary_requests_ms']['p99']:.0f} ms,"
+        f" {live['memory_per_watcher_kib']} KiB per watcher"
+    )
+    if args.json:
+        print(json.dumps({"api": api, "store": store, "live": live}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
