@@ -28,8 +28,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 
+from matches import dbhealth  # noqa: E402
 from matches.streams.routing import websocket_urlpatterns  # noqa: E402
-from tavla_project import dbhealth  # noqa: E402
 
 dbhealth.connect()  # health checks only on idle database connections
 

@@ -113,7 +113,7 @@ def database_from_url(url: str) -> dict:
 
 
 DATABASES = {"default": database_from_url(env.str("DATABASE_URL", default=EMBEDDED_DATABASE_URL))}
-# The health check runs only on a connection idle this long (tavla_project/dbhealth.py).
+# The health check runs only on a connection idle this long (matches/dbhealth.py).
 DATABASE_HEALTH_IDLE = env.float("DATABASE_HEALTH_IDLE", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -8,6 +8,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
 
 application = get_wsgi_application()
 
-from tavla_project import dbhealth  # noqa: E402
+from matches import dbhealth  # noqa: E402
 
 dbhealth.connect()  # health checks only on idle database connections

@@ -1,5 +1,5 @@
 """Health checks of kept database connections only after they were idle
-(tavla_project/dbhealth.py): a busy connection sends no `SELECT 1` per request, an idle one
+(matches/dbhealth.py): a busy connection sends no `SELECT 1` per request, an idle one
 is checked, and a connection broken under a busy thread is replaced after one failed request."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 from django.core.signals import request_finished, request_started
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
-from tavla_project import dbhealth
+from matches import dbhealth
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,7 +30,7 @@ def health_checks(settings: Any) -> Any:
 
 
 def request() -> list[str]:
-    """One request's database work (a query), with what was sent to the server."""
+    """One request's database work (a query); the health checks it made."""
     probes: list[str] = []
     original = connection.is_usable
 
@@ -42,9 +41,8 @@ def request() -> list[str]:
     connection.is_usable = is_usable  # type: ignore[method-assign]
     request_started.send(sender=None)
     try:
-        with CaptureQueriesContext(connection):
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 2")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 2")
     finally:
         del connection.is_usable
         request_finished.send(sender=None)
@@ -64,3 +62,30 @@ def test_a_connection_with_errors_is_checked(health_checks: Any, settings: Any) 
     request()
     connection.errors_occurred = True
     assert request() == ["SELECT 1"]  # Django's own check of a connection that failed
+
+
+def test_the_streams_threads_skip_the_check_on_a_busy_connection(
+    health_checks: Any, settings: Any
+) -> None:
+    from matches.streams.db import _call
+
+    settings.DATABASE_HEALTH_IDLE = 60.0
+    probes: list[str] = []
+    original = connection.is_usable
+
+    def is_usable() -> bool:
+        probes.append("SELECT 1")
+        return original()
+
+    def work() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 2")
+
+    _call(work, (), {})  # the connection's first use marks it used
+    connection.is_usable = is_usable  # type: ignore[method-assign]
+    try:
+        _call(work, (), {})
+        _call(work, (), {})
+    finally:
+        del connection.is_usable
+    assert probes == []

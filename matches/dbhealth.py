@@ -6,7 +6,8 @@ first request after a database restart into a working one. A connection that ser
 less than `DATABASE_HEALTH_IDLE` seconds ago (default 2) is not checked: a restart within that
 window costs that thread one failed request, after which Django drops the broken connection
 (`errors_occurred`) and the next request reconnects. Longer idle connections are checked as
-before.
+before. The web entry points connect these to Django's request signals; the streams' database
+threads (matches/streams/db.py) call them around each piece of work.
 """
 
 from __future__ import annotations
