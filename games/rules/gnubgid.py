@@ -51,6 +51,7 @@ without the Jacoby bit; gnubg 1.07 with Jacoby off writes ``QYkqASAAIAAE``).
 
 from __future__ import annotations
 
+import base64
 import enum
 from dataclasses import dataclass
 
@@ -85,10 +86,8 @@ _SLOTS = 25  # points 1..24 and the bar, per player
 
 def _encode(key: int, n_bits: int, n_chars: int) -> str:
     """Base64 of the bytes of `key` (little-endian bit string of `n_bits`), no padding."""
-    data = key.to_bytes(n_bits // 8, "little")
     # Standard Base64 reads the byte string big-endian, six bits at a time.
-    stream = int.from_bytes(data, "big") << (n_chars * 6 - n_bits)
-    return "".join(_ALPHABET[(stream >> (6 * (n_chars - 1 - i))) & 0x3F] for i in range(n_chars))
+    return base64.b64encode(key.to_bytes(n_bits // 8, "little"))[:n_chars].decode("ascii")
 
 
 def _decode(text: object, n_bits: int, n_chars: int, what: str) -> int:
@@ -117,8 +116,8 @@ def gnubg_board(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     numbering (index i = his point i+1, index 24 = his bar). This is what ``gnubg.board()``
     returns."""
     board = position.board
-    theirs = (*(max(0, -board[POINTS - 1 - i]) for i in range(POINTS)), position.bar[1])
-    mine = (*(max(0, board[i]) for i in range(POINTS)), position.bar[0])
+    theirs = (*[-n if n < 0 else 0 for n in reversed(board)], position.bar[1])
+    mine = (*[n if n > 0 else 0 for n in board], position.bar[0])
     return theirs, mine
 
 
