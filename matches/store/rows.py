@@ -44,8 +44,9 @@ def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
     alias = router.db_for_write(Match) if for_update else router.db_for_read(Match)
     sql, names, converters = _compiled(alias, for_update)
     connection = connections[alias]
+    param = Match._meta.pk.get_db_prep_value(pk, connection)  # SQLite stores it as hex text
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
+        cursor.execute(sql, [param])
         row = cursor.fetchone()
     if row is None:
         return None
