@@ -372,6 +372,7 @@ rematch = extend_schema(
         200: OpenApiResponse(serializer_for(MatchState), description="Joined the rematch."),
         201: OpenApiResponse(serializer_for(MatchState), description="The new match."),
         **errors(
+            "invalid_request",  # a malformed Idempotency-Key
             *AUTH,
             "not_a_player",
             "match_not_found",
