@@ -285,6 +285,6 @@ seek_cancel = extend_schema(
                 )
             ],
         ),
-        **errors("not_found", *AUTH, "idempotency_key_reused", "throttled"),
+        **errors("invalid_request", "not_found", *AUTH, "idempotency_key_reused", "throttled"),
     },
 )
