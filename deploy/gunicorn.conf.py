@@ -17,7 +17,8 @@ graceful_timeout = 20
 keepalive = 5
 accesslog = "-"
 errorlog = "-"
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# The client's address behind a load balancer: TRUSTED_PROXIES (settings), read by the
+# application; the worker ignores forwarded headers (tavla_project/uvicorn_worker.py).
 # gunicorn >= 24 opens a control socket at one fixed path per user: several servers on one host
 # (tests, benchmarks) would fight over it, and nothing here uses it.
 control_socket_disable = True

@@ -40,7 +40,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "axes",  # failed logins per username and per address (API login and the admin)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served from the package (offline)
     "corsheaders",
@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tavla_project.errorpages.BodyLimitMiddleware",  # 413 before a byte of a long body is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before anything that may answer (preflights)
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -61,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # a locked-out login's answer (errorpages.locked_out)
 ]
 
 ROOT_URLCONF = "tavla_project.urls"
@@ -125,6 +127,10 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 _SHARED_CACHE = not CACHES["default"]["BACKEND"].endswith(("LocMemCache", "DummyCache"))
 TAVLA_TOKEN_CACHE = env.str("TAVLA_TOKEN_CACHE", default="default" if _SHARED_CACHE else "")
 TAVLA_TOKEN_CACHE_SECONDS = env.int("TAVLA_TOKEN_CACHE_SECONDS", default=300)
+# Tokens (stored hashed, matches/api/authentication.py): seconds a token lives after it was
+# issued (0: forever), and how many sign-ins one account keeps (the oldest are dropped).
+TAVLA_TOKEN_MAX_AGE = env.int("TAVLA_TOKEN_MAX_AGE", default=90 * 24 * 3600)
+TAVLA_TOKENS_PER_USER = env.int("TAVLA_TOKENS_PER_USER", default=10)
 
 # --- Auth, i18n, static -------------------------------------------------------------------------
 
@@ -161,7 +167,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["matches.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "matches.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
@@ -170,7 +176,12 @@ REST_FRAMEWORK = {
         "auth": env.str("API_THROTTLE_AUTH", default="30/min"),
         "match_create": env.str("API_THROTTLE_CREATE", default="60/min"),
         "match_write": env.str("API_THROTTLE_WRITE", default="600/min"),
+        # Reads without a token, per client address; the stateless rules service, per
+        # account or address (it computes: 1,749 plays of one position are 240 ms of CPU).
+        "anon_read": env.str("API_THROTTLE_ANON_READ", default="300/min"),
+        "rules": env.str("API_THROTTLE_RULES", default="120/min"),
     },
+    "DEFAULT_THROTTLE_CLASSES": ["matches.api.throttling.AnonReadThrottle"],
 }
 
 # --- CORS: browser clients on other origins (README "Configuration") ----------------------------
@@ -207,6 +218,19 @@ SPECTACULAR_SETTINGS = {
         "matches.api.schema.hooks.add_error_table",
     ],
 }
+
+# --- Limits against abuse (README "Limits") ----------------------------------------------------
+# Request bodies: larger ones get 413 before they are read (tavla_project/errorpages.py).
+TAVLA_MAX_BODY_BYTES = env.int("TAVLA_MAX_BODY_BYTES", default=256 * 1024)
+TAVLA_IMPORT_MAX_BYTES = env.int("TAVLA_IMPORT_MAX_BYTES", default=512 * 1024)
+# A .mat import: at most this many games and actions (rolls, plays, cube actions); a
+# 25-point match is typically 20-40 games and 2,000-5,000 actions.
+TAVLA_IMPORT_MAX_GAMES = env.int("TAVLA_IMPORT_MAX_GAMES", default=64)
+TAVLA_IMPORT_MAX_ACTIONS = env.int("TAVLA_IMPORT_MAX_ACTIONS", default=6000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(TAVLA_MAX_BODY_BYTES, TAVLA_IMPORT_MAX_BYTES)
+FILE_UPLOAD_MAX_MEMORY_SIZE = TAVLA_IMPORT_MAX_BYTES
+# Retry-After of a 503 while the database cannot be reached.
+TAVLA_RETRY_AFTER_SECONDS = env.int("TAVLA_RETRY_AFTER_SECONDS", default=5)
 
 # Long-poll of GET /api/v1/matches/{id}/events?wait=N: the longest wait allowed (seconds).
 TAVLA_LONG_POLL_MAX = env.int("API_LONG_POLL_MAX", default=30)
@@ -306,6 +330,12 @@ TAVLA_STREAM_MAX_SECONDS = env.float("TAVLA_STREAM_MAX_SECONDS", default=600.0) 
 TAVLA_SSE_KEEPALIVE = env.float("TAVLA_SSE_KEEPALIVE", default=15.0)
 TAVLA_WS_MAX_MESSAGE = env.int("TAVLA_WS_MAX_MESSAGE", default=16384)  # characters
 TAVLA_STREAM_DB_THREADS = env.int("TAVLA_STREAM_DB_THREADS", default=8)
+# Open long-polls, SSE streams and WebSockets a web process keeps: per client (account, or
+# address when anonymous) and in all; one more gets 429 too_many_streams with this Retry-After
+# (matches/streams/limits.py).
+TAVLA_STREAMS_PER_CLIENT = env.int("TAVLA_STREAMS_PER_CLIENT", default=10)
+TAVLA_STREAMS_MAX = env.int("TAVLA_STREAMS_MAX", default=2000)
+TAVLA_STREAMS_RETRY_AFTER = env.int("TAVLA_STREAMS_RETRY_AFTER", default=5)
 
 # --- Clocks (matches/services/clock.py, matches/tasks/clock.py; README "Clocks") ---------------
 # The sweeper is the safety net behind the per-deadline tasks: a lost task, a restarted worker
@@ -358,3 +388,45 @@ CELERY_BEAT_SCHEDULE["seek-sweeper"] = {
     "schedule": TAVLA_SEEK_SWEEP_SECONDS,
     "options": {"expires": max(TAVLA_SEEK_SWEEP_SECONDS * 3, 10.0)},
 }
+
+# --- Abuse: addresses, failed logins, idempotency records (README "Limits") -------------------
+# Proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated: the load
+# balancer's). Empty: the peer's address is the client, whatever the headers say.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
+# django-axes: after AXES_FAILURE_LIMIT wrong passwords for one username (from anywhere), or
+# from one address (for any usernames), login is refused for AXES_COOLOFF_MINUTES, on the API
+# (429 too_many_attempts) and on /admin/login/ alike. Attempts are counted in the database.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_MINUTES = env.float("AXES_COOLOFF_MINUTES", default=15.0)
+AXES_COOLOFF_TIME = AXES_COOLOFF_MINUTES / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "matches.api.clientip.request_ip"
+AXES_LOCKOUT_CALLABLE = "tavla_project.errorpages.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+
+# Idempotency records (matches/api/idempotency.py) are replayed for this long, then deleted.
+TAVLA_IDEMPOTENCY_SECONDS = env.float("TAVLA_IDEMPOTENCY_SECONDS", default=24 * 3600.0)
+CELERY_BEAT_SCHEDULE["idempotency-expiry"] = {
+    "task": "matches.api.expire_idempotency",
+    "schedule": env.float("TAVLA_IDEMPOTENCY_SWEEP_SECONDS", default=3600.0),
+    "options": {"expires": 600},
+}
+
+# --- Production (DEBUG off): what `manage.py check --deploy` asks for (deploy/README.md) --------
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
+    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the balancer probes over plain HTTP
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    X_FRAME_OPTIONS = "DENY"

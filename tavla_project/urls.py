@@ -12,3 +12,9 @@ urlpatterns = [
     path("api/v1/", include("matches.urls")),
     path("healthz", healthz, name="healthz"),
 ]
+
+# Errors outside a view's own handling: JSON for API clients, 503 when the database is lost.
+handler400 = "tavla_project.errorpages.bad_request"
+handler403 = "tavla_project.errorpages.permission_denied"
+handler404 = "tavla_project.errorpages.page_not_found"
+handler500 = "tavla_project.errorpages.server_error"

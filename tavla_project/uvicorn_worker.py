@@ -17,6 +17,7 @@ class Worker(UvicornWorker):
         "loop": "auto",
         "http": "auto",
         "lifespan": "off",
+        "proxy_headers": False,
         "ws_max_size": 1 << 20,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

@@ -13,11 +13,11 @@ class ApiConfig(AppConfig):
         # Cached tokens are forgotten on logout and when their user changes, in every process.
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
-        from rest_framework.authtoken.models import Token
 
         from .authentication import forget_token, forget_user_tokens
+        from .models import ApiToken
 
-        post_delete.connect(forget_token, sender=Token, dispatch_uid="tavla-forget-token")
+        post_delete.connect(forget_token, sender=ApiToken, dispatch_uid="tavla-forget-token")
         post_save.connect(
             forget_user_tokens, sender=get_user_model(), dispatch_uid="tavla-forget-user-tokens"
         )

@@ -97,9 +97,28 @@ ERRORS: dict[str, tuple[int, str]] = {
         422,
         "This Idempotency-Key was used before for a different request.",
     ),
+    "payload_too_large": (
+        413,
+        "The request body is larger than this endpoint takes; `detail.max_bytes` says how much.",
+    ),
     "throttled": (429, "Too many requests; `detail.retry_after` says how many seconds to wait."),
+    "too_many_attempts": (
+        429,
+        "Too many failed logins for this account or from this address: login is locked for"
+        " `detail.retry_after` seconds.",
+    ),
+    "too_many_streams": (
+        429,
+        "Too many open long-polls or streams from you (or on this server): close one, or"
+        " retry after `detail.retry_after` seconds.",
+    ),
     "store_error": (500, "The match store refused the write."),
     "events_are_immutable": (500, "An attempt to change a stored event (a bug)."),
+    "server_error": (500, "An unexpected error on the server (logged; a bug)."),
+    "service_unavailable": (
+        503,
+        "The service cannot reach its database just now; retry after `Retry-After` seconds.",
+    ),
 }
 
 _MESSAGES = {
@@ -113,6 +132,11 @@ _MESSAGES = {
     "not_acceptable": N_("This endpoint cannot answer in the format you asked for."),
     "unsupported_media_type": N_("This endpoint does not read that content type."),
     "throttled": N_("Too many requests: wait a little and try again."),
+    "payload_too_large": N_("The request is too large."),
+    "too_many_attempts": N_("Too many failed sign-ins: wait a while and try again."),
+    "too_many_streams": N_("You have too many open connections: close one and try again."),
+    "server_error": N_("Something went wrong on the server. Please try again later."),
+    "service_unavailable": N_("The service is unavailable just now: try again in a moment."),
     "invalid_credentials": N_("Wrong username or password."),
     "invite_required": N_("This match is joined by its invite code or link only."),
     "store_error": N_("The match store refused the write."),
@@ -136,6 +160,19 @@ class ApiError(exceptions.APIException):
         self.message = message or _MESSAGES.get(code) or ERRORS[code][1]
         self.extra = detail
         super().__init__(self.message, code)
+
+
+def message(code: str) -> str:
+    """The sentence of a code that has none of its own, in the request's language."""
+    return gettext(_MESSAGES.get(code) or ERRORS[code][1])
+
+
+class Limited(exceptions.Throttled):
+    """A 429 with its own code (`too_many_streams`, `too_many_attempts`) and Retry-After."""
+
+    def __init__(self, code: str, wait: float) -> None:
+        self.tavla_code = code
+        super().__init__(wait=max(1.0, wait))
 
 
 def error_body(code: str, message: str, detail: Any = None) -> dict[str, Any]:
@@ -191,6 +228,7 @@ def error_response(exc: Exception) -> Response | None:
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             headers["Retry-After"] = str(int(exc.wait + 0.999))
             detail = {"retry_after": int(exc.wait + 0.999)}
+            code = getattr(exc, "tavla_code", code)
         known = _MESSAGES.get(code)
         message = gettext(known) if known else sentence(say(str(exc.detail)))
         if isinstance(exc, exceptions.ParseError):
@@ -211,4 +249,12 @@ def match_not_found(match_id: object) -> ApiError:
     return ApiError("match_not_found", str(MatchNotFound(match_id)))
 
 
-__all__ = ["ERRORS", "ApiError", "error_body", "error_response", "exception_handler"]
+__all__ = [
+    "ERRORS",
+    "ApiError",
+    "Limited",
+    "error_body",
+    "error_response",
+    "exception_handler",
+    "message",
+]

@@ -9,12 +9,18 @@ How: the record (user, key) is inserted first, in the same transaction as the co
 - The same key with a different request (method, path or body) is refused with
   `idempotency_key_reused`.
 Refusals (4xx) are stored too: a repeat of a refused request is refused the same way.
+
+A record keeps no more than a replay needs: the sha256 of the key (the client's string is not
+stored), the request's fingerprint, and the response (status, body, ETag/Location). Records
+expire: the beat task `matches.api.expire_idempotency` deletes those older than
+`TAVLA_IDEMPOTENCY_SECONDS` (a day by default), so the table does not grow with every write.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,7 +30,7 @@ from .errors import ApiError, error_response
 from .models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
-KEPT_HEADERS = ("ETag", "Location", "Content-Type")
+KEPT_HEADERS = ("ETag", "Location")  # the body is JSON: its type is not worth storing
 MAX_KEY = 255
 
 
@@ -37,6 +43,16 @@ def fingerprint(request: Any) -> str:
     digest.update(b"\0")
     digest.update(request._request.body)
     return digest.hexdigest()
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def expire(older_than: datetime) -> int:
+    """Delete the records made before `older_than`; how many."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=older_than).delete()
+    return deleted
 
 
 def _replay(record: IdempotencyRecord, fp: str) -> Response:
@@ -72,6 +88,7 @@ def run_write(request: Any, handler: Callable[[], Response], *, atomic: bool = T
             f"The {HEADER} header must be 1 to {MAX_KEY} printable characters.",
             {HEADER: ["invalid"]},
         )
+    key = key_digest(key)
     fp = fingerprint(request)
     existing = IdempotencyRecord.objects.filter(user=user, key=key).first()
     if existing is not None:

@@ -105,6 +105,9 @@ TEMPLATES: dict[str, str] = {
     # the store and the lobby (matches/errors.py, matches/services)
     "waiting_for_opponent": N_("the match has not started: it is waiting for an opponent"),
     "abort_before_move": N_("a match can be aborted only before the first move"),
+    "abort_before_roll": N_(
+        "an online match can be aborted only before the opening roll: resign instead"
+    ),
     "rematch_when_over": N_("a rematch is offered once the match is over"),
     "version_conflict": N_("the match is at version %(current)s, not %(expected)s: reload it"),
     "raced": N_("another move reached the match first: reload it"),
@@ -130,6 +133,9 @@ TEMPLATES: dict[str, str] = {
     "no_player": N_("there is no player called %(name)s"),
     "seek_clock": N_("clock presets are %(presets)s"),
     "rated_online": N_("only online matches to a number of points are rated"),
+    # imports (matches/interop/importing.py)
+    "import_games": N_("the file has %(count)s games: at most %(max)s can be imported"),
+    "import_actions": N_("the file has %(count)s moves and rolls: at most %(max)s can be imported"),
     # the API's own (matches/api)
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(

@@ -31,3 +31,23 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key} -> {self.status_code}"
+
+
+class ApiToken(models.Model):
+    """A sign-in: the sha256 of its key, never the key itself (the client got the key once,
+    when it signed in). A database dump, a backup or a staff member in the admin sees digests
+    that open nothing. An account may hold several (one per sign-in: a phone and a laptop);
+    login issues a new one, logout deletes the one used, logout everywhere all of them."""
+
+    digest = models.CharField(max_length=64, unique=True, help_text="sha256 of the key.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tavla_tokens"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="None: never.")
+
+    class Meta:
+        indexes = (models.Index(fields=["user", "created_at"], name="apitoken_user_created"),)
+
+    def __str__(self) -> str:
+        return f"token of user {self.user_id} from {self.created_at:%Y-%m-%d %H:%M}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
@@ -29,11 +30,16 @@ from games.rules import (
 )
 from matches.store.models import Match
 
+from .names import display_name_problem, impersonates
+
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
 RESERVED_PREFIXES = ("guest-", "computer-")
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
-BLANK_NAME = "Optional; empty or missing: the username is shown."
+BLANK_NAME = (
+    "Optional; empty or missing: the username is shown. No control or direction characters;"
+    " not a name of the computer or the staff."
+)
 CLOCK_PRESETS: dict[str, dict[str, int]] = {
     "site": {k: int(v) for k, v in SITE_CLOCK.to_json().items()}
 }
@@ -63,9 +69,16 @@ class SignupSerializer(serializers.Serializer):
             )
         if value.lower().startswith(RESERVED_PREFIXES):
             raise serializers.ValidationError("names starting guest- or computer- are reserved")
+        if impersonates(value):
+            raise serializers.ValidationError(
+                "this name is kept for the computer and the site's staff"
+            )
         if get_user_model().objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError("this username is taken")
         return value
+
+    def validate_display_name(self, value: str) -> str:
+        return checked_display_name(value)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         user = get_user_model()(username=attrs["username"])
@@ -81,10 +94,31 @@ class LoginSerializer(serializers.Serializer):
     password = serializers.CharField(max_length=128, write_only=True)
 
 
+class LogoutSerializer(serializers.Serializer):
+    everywhere = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Sign out every client of the account (every token), not only this one.",
+    )
+
+
 class GuestSerializer(serializers.Serializer):
     display_name = serializers.CharField(
         max_length=40, required=False, default="", allow_blank=True, help_text=BLANK_NAME
     )
+
+    def validate_display_name(self, value: str) -> str:
+        return checked_display_name(value)
+
+
+def checked_display_name(value: str) -> str:
+    """The name as it will be shown (NFC, one space between words), or a field error."""
+    value = " ".join(unicodedata.normalize("NFC", value).split(" "))
+    value = " ".join(part for part in value.split(" ") if part)
+    problem = display_name_problem(value)
+    if problem:
+        raise serializers.ValidationError(problem)
+    return value
 
 
 def _error(field: serializers.Field, key: str, **params: Any) -> serializers.ValidationError:
@@ -431,6 +465,18 @@ class RulesPlaysQuerySerializer(serializers.Serializer):
                 raise serializers.ValidationError({"position_id": ["This field is required."]})
             attrs["position"] = position_from_id(attrs["position_id"])
         return attrs
+
+
+class RulesPlaysPageSerializer(RulesPlaysQuerySerializer):
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=1000,
+        default=200,
+        help_text="At most this many plays (default 200; `total` says how many there are).",
+    )
+    offset = serializers.IntegerField(
+        min_value=0, max_value=100_000, default=0, help_text="Skip this many plays first."
+    )
 
 
 class RulesNextStepsQuerySerializer(RulesPlaysQuerySerializer, NextStepsQuerySerializer):

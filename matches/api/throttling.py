@@ -1,8 +1,12 @@
-"""Rate limits on writes: match creation, match actions, sign-up/login/guest.
+"""Rate limits: writes per scope, anonymous reads, and the expensive rules service.
 
 Scopes and rates are in settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, from the
-`API_THROTTLE_*` environment variables). Reads are never throttled here. Counters live in the
-Django cache: per process with the default local-memory cache, shared with `CACHE_URL=redis://`.
+`API_THROTTLE_*` environment variables). A signed-in caller is counted by account, an anonymous
+one by address: `clientip.client_ip`, which believes `X-Forwarded-For` only from the proxies in
+`TRUSTED_PROXIES` (a client that forges the header is still counted by its own address).
+Counters live in the Django cache: per process with the default local-memory cache, shared
+with `CACHE_URL=redis://`. Failed logins are limited per account and per address by
+django-axes (settings `AXES_*`).
 """
 
 from __future__ import annotations
@@ -13,17 +17,23 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from .clientip import request_ip
 
-class WriteThrottle(SimpleRateThrottle):
-    """Limits the unsafe requests of one user (or one IP when anonymous) in a scope."""
+
+class ScopedThrottle(SimpleRateThrottle):
+    """One scope's rate (read per request, so settings changes apply), per account or
+    per client address."""
 
     scope = ""
 
-    def __init__(self) -> None:  # rates are read per request, so settings changes apply
+    def __init__(self) -> None:
         pass
 
+    def applies(self, request: Any) -> bool:
+        return True
+
     def allow_request(self, request: Any, view: Any) -> bool:
-        if request.method in SAFE_METHODS:
+        if not self.applies(request):
             return True
         self.rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
         if self.rate is None:
@@ -31,10 +41,20 @@ class WriteThrottle(SimpleRateThrottle):
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, view)
 
+    def get_ident(self, request: Any) -> str:
+        return request_ip(request)
+
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = request.user
         ident = user.pk if user and user.is_authenticated else self.get_ident(request)
         return f"throttle_{self.scope}_{ident}"
+
+
+class WriteThrottle(ScopedThrottle):
+    """Limits the unsafe requests of one user (or one address when anonymous) in a scope."""
+
+    def applies(self, request: Any) -> bool:
+        return request.method not in SAFE_METHODS
 
 
 class AuthThrottle(WriteThrottle):
@@ -47,3 +67,19 @@ class CreateThrottle(WriteThrottle):
 
 class MatchWriteThrottle(WriteThrottle):
     scope = "match_write"
+
+
+class AnonReadThrottle(ScopedThrottle):
+    """Reads without a token, per address (`API_THROTTLE_ANON_READ`)."""
+
+    scope = "anon_read"
+
+    def applies(self, request: Any) -> bool:
+        user = request.user
+        return request.method in SAFE_METHODS and not (user and user.is_authenticated)
+
+
+class RulesThrottle(ScopedThrottle):
+    """The stateless rules service computes for anyone: its own, lower rate."""
+
+    scope = "rules"

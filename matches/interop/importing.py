@@ -3,13 +3,20 @@
 The file is read and checked by the rules engine first (so a bad file is refused with the
 game, move number and reason before anything is written); then every roll, play, double,
 take, drop and resignation is sent through `services.match_act`, with the file's dice, inside
-one transaction: a file either imports whole or leaves nothing behind.
+one transaction: a file either imports whole or leaves nothing behind. No savepoint per
+command: a failure anywhere rolls the whole import back anyway.
+
+Bounded: a file of more than `TAVLA_IMPORT_MAX_GAMES` games or `TAVLA_IMPORT_MAX_ACTIONS`
+actions (rolls, plays, cube actions) is refused before anything is written (its size is
+capped before it is read: `TAVLA_IMPORT_MAX_BYTES`). The limits keep the longest import well
+inside one request (docs/match-store.md has the measurements), so it runs in the request.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings as django_settings
 from django.db import transaction
 
 import games.rules as rules
@@ -32,7 +39,17 @@ class Imported:
 def import_mat(text: str) -> Imported:
     """Store the match in a .mat file; raise a RulesError subclass if it cannot be read."""
     mat = parse_mat(text)
+    max_games = int(getattr(django_settings, "TAVLA_IMPORT_MAX_GAMES", 64))
+    if len(mat.games) > max_games:
+        raise InvalidMatchFile(
+            f"the file has {len(mat.games)} games: at most {max_games} can be imported"
+        )
     settings, actions = mat_actions(mat)
+    max_actions = int(getattr(django_settings, "TAVLA_IMPORT_MAX_ACTIONS", 6000))
+    if len(actions) > max_actions:
+        raise InvalidMatchFile(
+            f"the file has {len(actions)} moves and rolls: at most {max_actions} can be imported"
+        )
     dice = ScriptedDice(_opening_rolls(actions))  # the server rolls these by itself
     with transaction.atomic():
         view = services.match_create(
@@ -68,7 +85,7 @@ def _drive(view: MatchView, action: rules.Action, dice: ScriptedDice) -> MatchVi
     if view.match_id is None:  # pragma: no cover - views of stored matches have ids
         raise ValueError("a view without a match")
     return services.match_act(
-        match_id=view.match_id, user=None, action=action, dice=dice, hint=view
+        match_id=view.match_id, user=None, action=action, dice=dice, hint=view, savepoint=False
     )
 
 

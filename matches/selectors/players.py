@@ -110,11 +110,19 @@ def player_card(user: Any, exits: shapes.EarlyExits) -> shapes.PlayerCard:
 # -- history and leaderboard -----------------------------------------------------------------------
 
 
-def rating_history(user: Any, game: str | None = None) -> QuerySet[RatingChange]:
-    """His rated matches, latest first (page through with the `order` cursor)."""
+def rating_history(
+    user: Any, game: str | None = None, viewer: Any = None
+) -> QuerySet[RatingChange]:
+    """His rated matches, latest first (page through with the `order` cursor). A private
+    match is listed only to its players and staff: a public list never shows one."""
     rows = RatingChange.objects.filter(user=user).select_related(
         "opponent", "opponent__tavla_profile"
     )
+    if not getattr(viewer, "is_staff", False):
+        visible = Q(match__public=True)
+        if viewer is not None and getattr(viewer, "is_authenticated", False):
+            visible |= Q(user=viewer) | Q(opponent=viewer)
+        rows = rows.filter(visible)
     return rows.filter(game=game) if game else rows
 
 

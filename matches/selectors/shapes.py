@@ -351,7 +351,8 @@ class RulesPlays:
     game: Game
     position_id: Annotated[str | None, "The position asked about (tavla); null in long nardy."]
     dice: list[int]
-    plays: list[RulesPlay]
+    plays: Annotated[list[RulesPlay], "The page of plays asked for (`offset`, `limit`)."]
+    total: Annotated[int, "How many legal plays there are in all."]
 
 
 # -- players, ratings, quick pairing (docs/ratings.md) -------------------------------------------

@@ -154,11 +154,18 @@ def _plays_json(
 
 
 def rules_plays(
-    position: Position, dice: Dice, pid: str | None, first_turn: bool = False
+    position: Position,
+    dice: Dice,
+    pid: str | None,
+    first_turn: bool = False,
+    offset: int = 0,
+    limit: int | None = None,
 ) -> shapes.RulesPlays:
-    """The stateless rules service: every legal play with the board it leads to (tavla: and
-    its gnubg Position ID; long nardy has none)."""
+    """The stateless rules service: the legal plays (a page of them) with the board each
+    leads to (tavla: and its gnubg Position ID; long nardy has none)."""
     nardy = isinstance(position, NardyPosition)
+    every = legal_plays(position, dice, first_turn=first_turn)
+    page = every[offset:] if limit is None else every[offset : offset + limit]
     plays = [
         shapes.RulesPlay(
             notation=p.notation,
@@ -166,10 +173,14 @@ def rules_plays(
             position_id=None if nardy else position_id(p.result.flipped()),
             board=board_json(p.result),
         )
-        for p in legal_plays(position, dice, first_turn=first_turn)
+        for p in page
     ]
     return shapes.RulesPlays(
-        game=GAME_NAMES[nardy], position_id=pid, dice=dice.to_json(), plays=plays
+        game=GAME_NAMES[nardy],
+        position_id=pid,
+        dice=dice.to_json(),
+        plays=plays,
+        total=len(every),
     )
 
 
@@ -416,7 +427,7 @@ def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> 
         and (lobby.open_challenge or lobby.reserved_for_id == user.pk)
     ):
         actions.append("join")
-    if side.seats and not state.is_over and view.moves == 0:
+    if side.seats and not state.is_over and view.player_may_abort:
         actions.append("abort")
     if side.seats and state.is_over and state.ended_by != rules.EndedBy.ABORT:
         actions.append("rematch")
@@ -622,9 +633,13 @@ def matches_of(
 def open_challenges(
     *, length: int | None = None, cube: bool | None = None, game: str | None = None
 ) -> QuerySet[Match]:
-    """Online matches waiting for an opponent that anyone may accept."""
+    """Online public matches waiting for an opponent that anyone may accept (a private
+    match is never listed: it is joined by its invite)."""
     qs = Match.objects.filter(
-        status=Match.Status.WAITING, mode=Match.Mode.ONLINE, lobby__open_challenge=True
+        status=Match.Status.WAITING,
+        mode=Match.Mode.ONLINE,
+        public=True,
+        lobby__open_challenge=True,
     )
     if game:
         qs = qs.filter(game=game)

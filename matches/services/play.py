@@ -245,12 +245,17 @@ def match_forfeit(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
 
 
 def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> MatchView:
-    """End a match with no winner: a player may before the first move, staff any time."""
+    """End a match with no winner: a player before anything was decided (an online match
+    before its opening roll, others before the first move), staff any time."""
 
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
         staff = user is None or getattr(user, "is_staff", False)
         if not staff and view.moves:
             raise IllegalAction("a match can be aborted only before the first move")
+        if not staff and not view.player_may_abort:  # fair dice (MatchView.player_may_abort)
+            raise IllegalAction(
+                "an online match can be aborted only before the opening roll: resign instead"
+            )
         return [rules.Abort(reason)]
 
     return _command(match_id, user, decide, any_user=True, needs_opponent=False, **kw)
@@ -313,9 +318,12 @@ def _command(
     needs_opponent: bool = True,
     hint: MatchView | None = None,
     authorize: Authorize | None = None,
+    savepoint: bool = True,
 ) -> MatchView:
     """The command path. `hint`: the view a trusted caller got from its previous command in
     the same transaction (an import), used when it is still at the locked row's version.
+    `savepoint=False`: inside a caller's transaction that fails whole (an import), no
+    savepoint per command.
     `authorize`: the caller's permission checks, run on the locked row before anything else.
 
     One read of the Match row (locked), no read of events when this process's cached view is
@@ -323,7 +331,7 @@ def _command(
     cache."""
     now = now or timezone.now()
     late: int | None = None
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         match = _lock(match_id)
         if authorize is not None:
             authorize(match)

@@ -76,6 +76,17 @@ class MatchView:
     def full(self) -> bool:
         return self.seats[0] is not None and self.seats[1] is not None
 
+    @property
+    def player_may_abort(self) -> bool:
+        """Whether a player may still end the match with no winner. Fair dice: an online
+        match only until its opening roll is out (the server rolls it as the second player
+        sits down), so nobody sees the roll and aborts to fish for a better one; hot-seat and
+        computer matches (no opponent to wrong, never rated) until the first move."""
+        if self.moves:
+            return False
+        online = self.created is not None and self.created.mode == "online"
+        return not (online and self.full)
+
     def seats_of(self, user_id: int) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.user_id == user_id]
 

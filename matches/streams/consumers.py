@@ -31,7 +31,7 @@ from django.conf import settings
 
 from matches import selectors
 from matches.api.contract import render
-from matches.api.errors import ApiError, error_body, error_response
+from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match, readable_match
 from matches.store.streams import load_view
 
@@ -40,6 +40,7 @@ from .auth import token_of, user_of
 from .db import in_thread
 from .follow import Follower
 from .hub import Hub
+from .limits import Slot, acquire_for_scope
 from .messages import dumps
 
 logger = logging.getLogger(__name__)
@@ -63,12 +64,20 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.follows: dict[str, tuple[Follower, asyncio.Task[None]]] = {}
         self.hub = Hub.current()
         self.inbox = False
+        self.slot: Slot | None = None
         token, protocol = token_of(self.scope)
         user = await in_thread(user_of, token)
         await self.accept(protocol)
         if user is None:
             await self.send_error("authentication_failed", None)
             await self.close(code=4401)
+            return
+        try:
+            self.slot = acquire_for_scope(self.scope, user)
+        except Limited as exc:  # too many sockets and streams from this client (or in all)
+            wait = int(exc.wait or 1)
+            await self.send_error("too_many_streams", None, detail={"retry_after": wait})
+            await self.close(code=4429)
             return
         self.token, self.user = token, user
         if user.is_authenticated:
@@ -79,6 +88,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         )
 
     async def disconnect(self, code: int) -> None:
+        slot = getattr(self, "slot", None)
+        if slot is not None:
+            slot.release()
         for match_id in list(getattr(self, "follows", {})):
             await self.unsubscribe(match_id)
         if getattr(self, "inbox", False):
@@ -103,7 +115,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # 1,000 nested brackets: RecursionError
             await self.send_error("parse_error", None, detail={"reason": str(exc)})
             return
         if not isinstance(message, dict):

@@ -28,6 +28,7 @@ from matches.store.streams import stored_events
 from .db import in_thread
 from .follow import Follower
 from .hub import Hub
+from .limits import acquire_for_request
 from .messages import events_json
 from .views import AsyncAPIView
 
@@ -45,7 +46,11 @@ class EventsView(AsyncAPIView):
         if wait <= 0 or match.status == Match.Status.ABORTED:
             events = await in_thread(_events_after, match.pk, after)
         else:
-            events = await _wait_for_events(match, after, wait, request.user)
+            slot = acquire_for_request(request)  # 429 too_many_streams past the caps
+            try:
+                events = await _wait_for_events(match, after, wait, request.user)
+            finally:  # also when the client went away (Django cancels this coroutine)
+                slot.release()
         version = events[-1]["seq"] if events else max(after, match.version)
         return Response({"version": version, "events": events})
 

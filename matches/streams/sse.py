@@ -26,11 +26,12 @@ from rest_framework.request import Request
 from matches.api.errors import ApiError
 from matches.api.permissions import readable_match
 from matches.api.schema.common import MATCH_ID, errors
-from matches.api.views.common import valid
+from matches.api.views.common import VERSION_RE, valid
 
 from .db import in_thread
 from .follow import Follower
 from .hub import Hub
+from .limits import Slot, acquire_for_request
 from .messages import dumps
 from .views import AsyncAPIView
 
@@ -100,14 +101,16 @@ class StreamView(AsyncAPIView):
                 examples=[OpenApiExample("a roll and a play", value=EXAMPLE)],
             ),
             204: OpenApiResponse(description="The match is over and nothing was missed."),
-            **errors("invalid_request", "match_not_found", "authentication_failed"),
+            **errors(
+                "invalid_request", "match_not_found", "authentication_failed", "too_many_streams"
+            ),
         },
     )
     async def get(self, request: Request, match_id: str) -> Any:
         after = valid(StreamQuerySerializer, request.query_params)["after"]
         last = request.headers.get("Last-Event-ID")
         if last is not None:
-            if not last.strip().isdigit() or len(last.strip()) > 10:
+            if not VERSION_RE.fullmatch(last.strip()):
                 raise ApiError(
                     "invalid_request",
                     "Last-Event-ID must be a version number.",
@@ -115,25 +118,30 @@ class StreamView(AsyncAPIView):
                 )
             after = int(last.strip())
         match = await in_thread(readable_match, match_id, request.user)
+        slot = acquire_for_request(request)  # 429 too_many_streams past the caps
         follower = Follower(Hub.current(), match, after, request.user)
-        await follower.start()
         try:
+            await follower.start()
             first = await follower.next_message()
         except BaseException:
             await follower.close()
+            slot.release()
             raise
         if first is None and follower.over:
             await follower.close()
+            slot.release()
             return HttpResponse(status=204)
         response = StreamingHttpResponse(
-            _stream(follower, first), content_type="text/event-stream; charset=utf-8"
+            _stream(follower, first, slot), content_type="text/event-stream; charset=utf-8"
         )
+        # the slot is given back when the response closes, even if the stream never started
+        response._resource_closers.append(slot.release)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
         return response
 
 
-async def _stream(follower: Follower, first: str | None) -> AsyncIterator[str]:
+async def _stream(follower: Follower, first: str | None, slot: Slot) -> AsyncIterator[str]:
     keepalive = float(getattr(settings, "TAVLA_SSE_KEEPALIVE", 15))
     ends = time.monotonic() + float(getattr(settings, "TAVLA_STREAM_MAX_SECONDS", 600))
     try:
@@ -154,3 +162,4 @@ async def _stream(follower: Follower, first: str | None) -> AsyncIterator[str]:
             text = await follower.next_message()
     finally:
         await follower.close()
+        slot.release()

@@ -19,12 +19,15 @@ def test_signup_login_logout() -> None:
     me = ana.get("/me").json()
     assert me == {"id": ana.user_id, "username": "ana", "display_name": "ana", "kind": "registered"}
     r = post("/auth/login", {"username": "ana", "password": "correct horse battery"})
-    assert r.status_code == 200 and r.json()["token"] == ana.token
+    # each login issues a new token (rotation); the sign-up's one still works until logout
+    assert r.status_code == 200 and r.json()["token"] != ana.token
+    laptop = client_with(r.json()["token"])
     r = post("/auth/login", {"username": "ana", "password": "wrong"})
     assert r.status_code == 400 and r.json()["code"] == "invalid_credentials"
     assert ana.post("/auth/logout").status_code == 204
     r = ana.get("/me")
     assert r.status_code == 401 and r.json()["code"] == "authentication_failed"
+    assert laptop.get(f"{API}/me").status_code == 200  # logout ends this token only
     # a new login gives a new token
     r = post("/auth/login", {"username": "ana", "password": "correct horse battery"})
     assert client_with(r.json()["token"]).get(f"{API}/me").status_code == 200

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from matches.api.idempotency import key_digest
 from matches.api.models import IdempotencyRecord
 from matches.store.models import Match, MatchEvent
 from tests.api.conftest import Player, create
@@ -104,7 +105,8 @@ def test_same_idempotency_key_from_many_threads_writes_once(make_player) -> None
     assert sum(1 for _, _, replayed in results if replayed == "true") == THREADS - 1
     events = _events(match_id)
     assert len(events) == before + 1 and events[-1][1] == "rolled"
-    assert IdempotencyRecord.objects.filter(user_id=ana.user_id, key="roll-1").count() == 1
+    records = IdempotencyRecord.objects.filter(user_id=ana.user_id, key=key_digest("roll-1"))
+    assert records.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -75,8 +75,9 @@ def test_state_is_from_the_callers_side(make_player) -> None:
     assert {a["turn"]["who"], b["turn"]["who"]} == {"you", "opponent"}
     on_turn = a if a["turn"]["who"] == "you" else b
     other = b if on_turn is a else a
-    assert on_turn["actions"] == ["play", "resign", "abort"] and on_turn["legal_plays"]
-    assert other["actions"] == ["abort"] and other["legal_plays"] == []
+    # the opening roll is out: no abort to fish for another (README Fair dice)
+    assert on_turn["actions"] == ["play", "resign"] and on_turn["legal_plays"]
+    assert other["actions"] == [] and other["legal_plays"] == []
     # gnubg ids describe the position of the player on roll and the match
     position = position_from_id(on_turn["gnubg"]["position_id"])
     assert list(position.board) == on_turn["board"]["points"]
@@ -365,11 +366,17 @@ def test_invite_code_abort_and_rematch(make_player) -> None:
     assert r.status_code == 200, r.content
     r = eve.post(f"/invites/{code}/join", {})
     assert r.status_code == 409 and r.json()["code"] == "match_full"
-    # abort before the first move (by the player to move, or the other one)
-    assert "abort" in ana.state(match_id)["actions"]
-    r = ana.post(f"/matches/{match_id}/abort", {})
+    # the opening roll is out: neither player may abort now (no fishing for another roll)
+    for player in (ana, ben):
+        assert "abort" not in player.state(match_id)["actions"]
+        r = player.post(f"/matches/{match_id}/abort", {})
+        assert r.status_code == 422 and r.json()["code"] == "illegal_action"
+    # a match still waiting for its opponent may be aborted (nothing was rolled)
+    waiting = create(ana, mode="online", length=1, open_challenge=False)["id"]
+    assert ana.state(waiting)["actions"] == ["abort"]
+    r = ana.post(f"/matches/{waiting}/abort", {})
     assert r.status_code == 200 and r.json()["status"] == "aborted"
-    r = ana.post(f"/matches/{match_id}/rematch")
+    r = ana.post(f"/matches/{waiting}/rematch")
     assert r.status_code == 422  # no rematch of an aborted match
     # a played match: abort refused after the first move, then a rematch
     match_id = create(ana, mode="online", length=1)["id"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from uuid import UUID
 
 import pytest
 import yaml
@@ -204,16 +205,18 @@ def test_seek_refusals_over_http(make_player, schemas) -> None:
 def test_a_player_who_left_early_is_refused_for_a_while(make_player, schemas) -> None:
     ana, ben = make_player("ana"), make_player("ben")
     match_id = online(ana, ben, length=3)
-    aborted = ana.post(f"/matches/{match_id}/abort", {})
-    assert aborted.status_code == 200
-    assert EarlyExit.objects.filter(user_id=ana.user_id, kind="aborted").count() == 1
+    refused = ana.post(f"/matches/{match_id}/abort", {})  # the opening roll is out
+    assert refused.status_code == 422 and refused.json()["code"] == "illegal_action"
+    seat = 0 if ana.state(match_id)["side"]["seat"] == 0 else 1
+    services.match_forfeit(match_id=UUID(match_id), seat=seat)  # she left before moving
+    assert EarlyExit.objects.filter(user_id=ana.user_id, kind="forfeit").count() == 1
     refused = ana.post("/seeks", {"length": 3})
     assert refused.status_code == 403 and refused.json()["code"] == "seek_refused"
     conforms(refused.json(), "Error", schemas)
     assert refused.json()["detail"]["early_exits"] == 1
     card = ben.get(f"/players/{ana.username}").json()
     conforms(card, "PlayerCard", schemas)
-    assert card["early_exits"]["aborted"] == 1 and card["early_exits"]["recent"] == 1
+    assert card["early_exits"]["forfeit"] == 1 and card["early_exits"]["recent"] == 1
     until = card["early_exits"]["seek_refused_until"]
     assert until is not None and until == refused.json()["detail"]["until"].replace("+00:00", "Z")
     assert ben.post("/seeks", {"length": 3}).status_code == 201  # ben did nothing wrong

@@ -128,12 +128,12 @@ def test_zero_reconnect_means_no_forfeit_for_leaving(players: tuple[Any, Any]) -
 def test_the_state_shows_the_clock_and_requests_touch_presence(
     players: tuple[Any, Any],
 ) -> None:
-    from rest_framework.authtoken.models import Token
+    from matches.api.authentication import issue_token
 
     _, bob = players
     match_id = start(players, LONG_MOVES)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(bob)}")
     body = client.get(f"/api/v1/matches/{match_id}").json()
     clock = body["clock"]
     assert clock["running"] == {"seat": 0, "who": "opponent"}
@@ -151,12 +151,12 @@ def test_the_state_shows_the_clock_and_requests_touch_presence(
 
 @pytest.mark.django_db
 def test_a_late_move_over_http_is_refused_as_out_of_time(players: tuple[Any, Any]) -> None:
-    from rest_framework.authtoken.models import Token
+    from matches.api.authentication import issue_token
 
     ana, _ = players
     match_id = start(players, SHORT)  # started at T0, long ago: ana's time is up
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ana).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(ana)}")
     r = client.post(f"/api/v1/matches/{match_id}/play", {"play": "8/5 6/5"}, format="json")
     assert r.status_code == 422 and r.json()["code"] == "out_of_time", r.content
     match = Match.objects.get(pk=match_id)

@@ -16,6 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from games.rules import IllegalAction
 from matches import services, store
 from matches.errors import MatchNotFound
 from matches.interop.importing import import_mat
@@ -111,7 +112,7 @@ def test_unrated_matches(django_user_model: Any) -> None:
     """Aborted, hot-seat, money play, created unrated, imported: none changes a rating."""
     ana, ben = account("ana"), account("ben")
     aborted = started(ana, ben, length=3)
-    services.match_abort(match_id=aborted, user=ana)
+    services.match_abort(match_id=aborted, user=None)  # staff (players may not: fair dice)
     hotseat = services.match_create(user=ana, mode="hotseat", length=1)
     assert hotseat.match_id is not None
     forfeit(hotseat.match_id, 0)
@@ -257,15 +258,17 @@ def test_the_rebuild_command_reports_each_game() -> None:
 
 def test_early_exits_are_counted_and_rebuilt() -> None:
     ana, ben, cem = account("ana"), account("ben"), account("cem")
-    aborted = started(ana, ben, length=3)
-    services.match_abort(match_id=aborted, user=ben)  # ben aborts after ana sat down
+    left = started(ana, ben, length=3)
+    with pytest.raises(IllegalAction):  # the opening roll is out: no abort (fair dice)
+        services.match_abort(match_id=left, user=ben)
+    forfeit(left, 1)  # so ben leaves: a forfeit before his first move
     waiting = services.match_create(user=cem, length=3)  # nobody came: not an early exit
     assert waiting.match_id is not None
     services.match_abort(match_id=waiting.match_id, user=cem)
     timed_out(ana, cem, loser_seat=1)  # cem on turn, never moved: an early exit
     forfeit(started(ana, cem, length=3, first=0), 1)  # cem was not on turn: never moved either
     exits = sorted(EarlyExit.objects.values_list("user__username", "kind"))
-    assert exits == [("ben", "aborted"), ("cem", "forfeit"), ("cem", "timeout")]
+    assert exits == [("ben", "forfeit"), ("cem", "forfeit"), ("cem", "timeout")]
     before = sorted(EarlyExit.objects.values_list("user_id", "match_id", "kind", "at"))
     call_command("rebuild_ratings", stdout=StringIO())
     assert sorted(EarlyExit.objects.values_list("user_id", "match_id", "kind", "at")) == before

@@ -206,10 +206,10 @@ def test_a_seeker_who_started_another_match_meanwhile_is_not_paired() -> None:
 @override_settings(TAVLA_SEEK_EXIT_LIMIT=2, TAVLA_SEEK_EXIT_COOLDOWN=600)
 def test_refused_after_leaving_matches_early_until_the_cooldown_is_over() -> None:
     quitter, other = account("quitter"), account("other")
-    for _ in range(2):  # he aborts twice after his opponent sat down: two early exits
-        services.match_abort(match_id=started(quitter, other, length=3), user=quitter)
+    for _ in range(2):  # he leaves twice before his first move: two early exits
+        services.match_forfeit(match_id=started(quitter, other, length=3, first=1), seat=0)
     last = EarlyExit.objects.filter(user=quitter).latest("at").at
-    assert EarlyExit.objects.filter(user=quitter, kind="aborted").count() == 2
+    assert EarlyExit.objects.filter(user=quitter, kind="forfeit").count() == 2
     asked = SeekRequest(length=3)
     with pytest.raises(SeekRefused) as refused:
         seeks.seek(quitter, asked, now=last + timedelta(seconds=599))

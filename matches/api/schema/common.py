@@ -80,8 +80,19 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         None,
     ),
     "throttled": ("Too many requests: wait a little and try again.", {"retry_after": 12}),
+    "payload_too_large": ("The request is too large.", {"max_bytes": 262144}),
+    "too_many_attempts": (
+        "Too many failed sign-ins: wait a while and try again.",
+        {"retry_after": 900},
+    ),
+    "too_many_streams": (
+        "You have too many open connections: close one and try again.",
+        {"retry_after": 5, "open": 8, "limit": 8},
+    ),
     "store_error": ("The match store refused the write.", None),
     "events_are_immutable": ("Match events are append-only.", None),
+    "server_error": ("Something went wrong on the server. Please try again later.", None),
+    "service_unavailable": ("The service is unavailable just now: try again in a moment.", None),
 }
 
 
@@ -120,6 +131,7 @@ WRITE = (
     "match_not_found",
     "version_conflict",
     "idempotency_key_reused",
+    "payload_too_large",
     "throttled",
 )
 

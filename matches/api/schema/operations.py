@@ -104,8 +104,13 @@ login = extend_schema(
             "parse_error",
             "unsupported_media_type",
             "throttled",
+            "too_many_attempts",
         ),
     },
+    description="Each login issues a new token (the account may hold several: one per"
+    " client). After `AXES_FAILURE_LIMIT` wrong passwords for one username, or from one"
+    " address, login is locked for `AXES_COOLOFF_MINUTES`: 429 `too_many_attempts` with"
+    " `Retry-After` (README Limits).",
     examples=[
         OpenApiExample(
             "login", value={"username": "ana", "password": "a long secret"}, request_only=True
@@ -117,8 +122,13 @@ logout = extend_schema(
     tags=["accounts"],
     operation_id="auth_logout",
     summary="Log out: delete the token (every client using it is signed out)",
-    request=None,
-    responses={204: OpenApiResponse(description="Signed out."), **errors(*AUTH)},
+    description='`{"everywhere": true}`: every token of the account (every client signed'
+    " out at once). No body: only the token sent.",
+    request=rq.LogoutSerializer,
+    responses={
+        204: OpenApiResponse(description="Signed out."),
+        **errors(*AUTH, "invalid_request", "parse_error"),
+    },
 )
 
 guest = extend_schema(
@@ -448,7 +458,9 @@ events = extend_schema(
     summary="The match's events after a sequence number, with long-poll",
     description="Events with seq > `after`, oldest first. With `wait` (seconds, at most"
     " 30) and nothing new, the request waits until an event arrives or the time is up"
-    " (then `events` is empty). Clients loop with `after` = the last seq they saw.\n\n"
+    " (then `events` is empty). Clients loop with `after` = the last seq they saw. Open"
+    " long-polls and streams are capped per client and per server (429"
+    " `too_many_streams` with `Retry-After`; README Limits).\n\n"
     "`data` is the event's payload (seats are 0 and 1). After the end of a match two more"
     " types may arrive: `rematch_offered` (`seat`: who asked, `match_id`: the new match)"
     " and `marked_unrated` (`reason`: staff took the match out of the ratings; it may come"
@@ -501,7 +513,7 @@ events = extend_schema(
                 ),
             ],
         ),
-        **errors("invalid_request", "match_not_found", "authentication_failed"),
+        **errors("invalid_request", "match_not_found", "authentication_failed", "too_many_streams"),
     },
 )
 
@@ -560,6 +572,7 @@ import_mat = extend_schema(
             "unsupported_media_type",
             *AUTH,
             "idempotency_key_reused",
+            "payload_too_large",
             "throttled",
         ),
     },
@@ -576,8 +589,9 @@ legal_plays = extend_schema(
     description="Every distinct legal play of the player on roll (as gnubg lists them):"
     " notation, single-die steps and the resulting position (Position ID with the"
     " opponent on roll, and the board from the mover's side). An empty list: the roll"
-    " cannot be played.",
-    parameters=[rq.RulesPlaysQuerySerializer],
+    " cannot be played. Paged: `limit` (default 200, at most 1,000) plays from `offset`;"
+    " `total` says how many there are. Rate-limited (`API_THROTTLE_RULES`).",
+    parameters=[rq.RulesPlaysPageSerializer],
     responses={
         200: OpenApiResponse(
             serializer_for(RulesPlays),
@@ -604,6 +618,7 @@ legal_plays = extend_schema(
                                 },
                             }
                         ],
+                        "total": 15,
                     },
                 )
             ],
@@ -614,6 +629,7 @@ legal_plays = extend_schema(
             "invalid_position",
             "invalid_dice",
             "authentication_failed",
+            "throttled",
         ),
     },
 )

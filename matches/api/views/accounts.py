@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,14 +14,15 @@ from rest_framework.views import APIView
 from matches.selectors import display_name, forget_player
 from matches.store.models import PlayerProfile
 
-from ..authentication import TokenAuthentication, forget_user_tokens
+from ..authentication import TokenAuthentication, forget_user_tokens, issue_token, revoke_all
 from ..bodies import TokenResponse, User
 from ..contract import respond
 from ..errors import ApiError
+from ..models import ApiToken
 from ..permissions import Authenticated
-from ..requests import GuestSerializer, LoginSerializer, SignupSerializer
+from ..requests import GuestSerializer, LoginSerializer, LogoutSerializer, SignupSerializer
 from ..schema import operations as docs
-from ..throttling import AuthThrottle
+from ..throttling import AnonReadThrottle, AuthThrottle
 from .common import valid
 
 
@@ -37,16 +37,16 @@ def user_json(user: Any) -> User:
     )
 
 
-def _token_response(user: Any, status: int) -> Response:
-    token, _ = Token.objects.get_or_create(user=user)
-    return respond(TokenResponse(token=token.key, user=user_json(user)), status)
+def _token_response(user: Any, status: int, key: str | None = None) -> Response:
+    """The account and a token: `key` (the one the client holds) or a newly issued one."""
+    return respond(TokenResponse(token=key or issue_token(user), user=user_json(user)), status)
 
 
 class SignupView(APIView):
     """A new account (201), or, sent with a guest's token, that guest registered (200)."""
 
     authentication_classes = (TokenAuthentication,)
-    throttle_classes = (AuthThrottle,)
+    throttle_classes = (AnonReadThrottle, AuthThrottle)
 
     @docs.signup
     def post(self, request: Request) -> Response:
@@ -55,7 +55,7 @@ class SignupView(APIView):
         data = valid(SignupSerializer, request.data)
         kind = PlayerProfile.Kind.BOT if data["bot"] else PlayerProfile.Kind.REGISTERED
         if request.user.is_authenticated:
-            return _register_guest(request.user, data, kind)
+            return _register_guest(request.user, data, kind, _sent_key(request))
         with transaction.atomic():
             user = get_user_model().objects.create_user(
                 username=data["username"], password=data["password"]
@@ -71,7 +71,13 @@ def _is_guest(user: Any) -> bool:
     return profile is not None and profile.kind == PlayerProfile.Kind.GUEST
 
 
-def _register_guest(guest: Any, data: dict[str, Any], kind: Any) -> Response:
+def _sent_key(request: Request) -> str | None:
+    """The token key the request was authenticated with (the guest keeps it)."""
+    parts = request.headers.get("Authorization", "").split()
+    return parts[1] if len(parts) == 2 and isinstance(request.auth, ApiToken) else None
+
+
+def _register_guest(guest: Any, data: dict[str, Any], kind: Any, key: str | None) -> Response:
     """The guest becomes the account `data` describes: the same user row (so every seat,
     match and token stays his), a username, a password and a kind."""
     try:
@@ -92,12 +98,12 @@ def _register_guest(guest: Any, data: dict[str, Any], kind: Any) -> Response:
     # user's save forgot it too, but a request in between could have cached the guest again).
     forget_player(user.pk)
     forget_user_tokens(None, user)
-    return _token_response(user, 200)
+    return _token_response(user, 200, key)
 
 
 class LoginView(APIView):
     authentication_classes = ()
-    throttle_classes = (AuthThrottle,)
+    throttle_classes = (AnonReadThrottle, AuthThrottle)
 
     @docs.login
     def post(self, request: Request) -> Response:
@@ -113,16 +119,17 @@ class LogoutView(APIView):
 
     @docs.logout
     def post(self, request: Request) -> Response:
-        if isinstance(request.auth, Token):
+        everywhere = valid(LogoutSerializer, request.data or {})["everywhere"]
+        if isinstance(request.auth, ApiToken) and not everywhere:
             request.auth.delete()
-        else:
-            Token.objects.filter(user=request.user).delete()
+        else:  # every sign-in of the account (also a staff session's logout of its tokens)
+            revoke_all(request.user)
         return Response(status=204)
 
 
 class GuestView(APIView):
     authentication_classes = ()
-    throttle_classes = (AuthThrottle,)
+    throttle_classes = (AnonReadThrottle, AuthThrottle)
 
     @docs.guest
     def post(self, request: Request) -> Response:

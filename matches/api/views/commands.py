@@ -24,7 +24,7 @@ from ..contract import respond
 from ..idempotency import run_write
 from ..permissions import Authenticated, check_can_act, readable, readable_match
 from ..schema import operations as docs
-from ..throttling import MatchWriteThrottle
+from ..throttling import AnonReadThrottle, MatchWriteThrottle
 from .common import expected_version, query, state_response, valid, with_current_version
 
 
@@ -32,7 +32,7 @@ class CommandView(APIView):
     """A command on a match by one of its players: the shared path of every action."""
 
     permission_classes = (Authenticated,)
-    throttle_classes = (MatchWriteThrottle,)
+    throttle_classes = (AnonReadThrottle, MatchWriteThrottle)
     input_serializer: type = rq.EmptyWriteSerializer
     staff_may: bool = False
 

@@ -4,6 +4,7 @@ and the state of a match as a response."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,8 @@ from ..errors import ApiError
 from ..permissions import load_match
 
 MAX_VERSION = 2**31 - 1
+# ASCII digits only: "²".isdigit() is True and int("²") fails (an If-Match of b"\xb2" was a 500)
+VERSION_RE = re.compile(r"[0-9]{1,10}")
 
 
 def valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -57,7 +60,7 @@ def parse_if_match(value: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit() or len(text) > 10 or int(text) > MAX_VERSION:
+    if not VERSION_RE.fullmatch(text) or int(text) > MAX_VERSION:
         raise ApiError(
             "invalid_version",
             'If-Match must be a version number like "12" (the ETag of the state).',

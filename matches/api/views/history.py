@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from rest_framework import parsers, renderers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,9 +24,10 @@ from ..bodies import Imported, MatExport
 from ..contract import respond
 from ..errors import ApiError
 from ..idempotency import run_write
+from ..parsers import JSONParser
 from ..permissions import Authenticated, readable_match
 from ..schema import operations as docs
-from ..throttling import CreateThrottle
+from ..throttling import AnonReadThrottle, CreateThrottle
 from .common import valid
 
 
@@ -70,13 +72,10 @@ class PlainTextParser(parsers.BaseParser):
             raise InvalidMatchFile("the file is not UTF-8 text") from None
 
 
-MAX_UPLOAD = 2_000_000
-
-
 class ImportView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (CreateThrottle,)
-    parser_classes = (parsers.JSONParser, parsers.MultiPartParser, PlainTextParser)
+    throttle_classes = (AnonReadThrottle, CreateThrottle)
+    parser_classes = (JSONParser, parsers.MultiPartParser, PlainTextParser)
 
     @docs.import_mat
     def post(self, request: Request) -> Response:
@@ -89,8 +88,9 @@ class ImportView(APIView):
         text = data.get("text")
         upload = data.get("file")
         if upload is not None:
-            if upload.size > MAX_UPLOAD:
-                raise InvalidMatchFile("the file is larger than 2 MB")
+            limit = settings.TAVLA_IMPORT_MAX_BYTES
+            if upload.size > limit:
+                raise ApiError("payload_too_large", detail={"max_bytes": limit})
             try:
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError:

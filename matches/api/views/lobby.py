@@ -15,13 +15,13 @@ from ..contract import respond
 from ..idempotency import run_write
 from ..permissions import Authenticated, check_can_act, readable_match
 from ..schema import operations as docs
-from ..throttling import CreateThrottle, MatchWriteThrottle
+from ..throttling import AnonReadThrottle, CreateThrottle, MatchWriteThrottle
 from .common import state_response, valid
 
 
 class JoinView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (MatchWriteThrottle,)
+    throttle_classes = (AnonReadThrottle, MatchWriteThrottle)
 
     @docs.matches_join
     def post(self, request: Request, match_id: str) -> Response:
@@ -43,7 +43,7 @@ class InviteView(APIView):
 
 class InviteJoinView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (MatchWriteThrottle,)
+    throttle_classes = (AnonReadThrottle, MatchWriteThrottle)
 
     @docs.invite_join
     def post(self, request: Request, code: str) -> Response:
@@ -57,7 +57,7 @@ class InviteJoinView(APIView):
 
 class RematchView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (CreateThrottle,)
+    throttle_classes = (AnonReadThrottle, CreateThrottle)
 
     @docs.rematch
     def post(self, request: Request, match_id: str) -> Response:

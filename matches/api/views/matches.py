@@ -21,7 +21,7 @@ from ..contract import respond
 from ..idempotency import run_write
 from ..permissions import Authenticated, readable_match
 from ..schema import operations as docs
-from ..throttling import CreateThrottle
+from ..throttling import AnonReadThrottle, CreateThrottle
 from .common import query, state_response, valid
 
 
@@ -69,7 +69,7 @@ class MatchesView(APIView):
     """`GET /matches`: my matches; `POST /matches`: a new one."""
 
     permission_classes = (Authenticated,)
-    throttle_classes = (CreateThrottle,)
+    throttle_classes = (AnonReadThrottle, CreateThrottle)
 
     @docs.matches_mine
     def get(self, request: Request) -> Response:

@@ -50,7 +50,7 @@ class PlayerRatingsView(APIView):
         q = query(rq.HistoryQuerySerializer, request)
         user = _player(name)
         paginator = HistoryPagination()
-        history = players.rating_history(user, q.get("game"))
+        history = players.rating_history(user, q.get("game"), request.user)
         rows = paginator.paginate_queryset(history, request, view=self) or []
         return respond(
             RatingHistoryPage(

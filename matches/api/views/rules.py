@@ -15,26 +15,35 @@ from ..contract import respond
 from ..requests import (
     GameQuerySerializer,
     RulesNextStepsQuerySerializer,
-    RulesPlaysQuerySerializer,
+    RulesPlaysPageSerializer,
 )
 from ..schema import operations as docs
+from ..throttling import AnonReadThrottle, RulesThrottle
 from .commands import parse_steps
 from .common import valid
 
 
 class LegalPlaysView(APIView):
+    throttle_classes = (AnonReadThrottle, RulesThrottle)
+
     @docs.legal_plays
     def get(self, request: Request) -> Response:
-        q = valid(RulesPlaysQuerySerializer, request.query_params)
+        q = valid(RulesPlaysPageSerializer, request.query_params)
         dice = Dice.parse(q["dice"])
-        return respond(
-            selectors.rules_plays(
-                q["position"], dice, q.get("position_id"), first_turn=q["first_turn"]
-            )
+        page = selectors.rules_plays(
+            q["position"],
+            dice,
+            q.get("position_id"),
+            first_turn=q["first_turn"],
+            offset=q["offset"],
+            limit=q["limit"],
         )
+        return respond(page)
 
 
 class RulesNextStepsView(APIView):
+    throttle_classes = (AnonReadThrottle, RulesThrottle)
+
     @docs.rules_next_steps
     def get(self, request: Request) -> Response:
         q = valid(RulesNextStepsQuerySerializer, request.query_params)

@@ -20,7 +20,7 @@ from ..contract import respond
 from ..idempotency import run_write
 from ..permissions import Authenticated
 from ..schema import players as docs
-from ..throttling import CreateThrottle, MatchWriteThrottle
+from ..throttling import AnonReadThrottle, CreateThrottle, MatchWriteThrottle
 from .common import valid
 
 
@@ -49,7 +49,7 @@ def seek_request(data: dict[str, Any]) -> seeks.SeekRequest:
 
 class SeeksView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (CreateThrottle,)
+    throttle_classes = (AnonReadThrottle, CreateThrottle)
 
     @docs.seek_create
     def post(self, request: Request) -> Response:
@@ -62,7 +62,7 @@ class SeeksView(APIView):
 
 class SeekView(APIView):
     permission_classes = (Authenticated,)
-    throttle_classes = (MatchWriteThrottle,)
+    throttle_classes = (AnonReadThrottle, MatchWriteThrottle)
 
     @docs.seek_read
     def get(self, request: Request, seek_id: str) -> Response:
