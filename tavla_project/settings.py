@@ -419,14 +419,16 @@ CELERY_BEAT_SCHEDULE["idempotency-expiry"] = {
     "options": {"expires": 600},
 }
 
-# --- Production (DEBUG off): what `manage.py check --deploy` asks for (deploy/README.md) --------
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
-    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
-    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the balancer probes over plain HTTP
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
-    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    X_FRAME_OPTIONS = "DENY"
+# --- Production: HTTPS only behind the TLS load balancer (deploy/production.env) ---------------
+# With BEHIND_TLS_PROXY the defaults are what `manage.py check --deploy` asks for; plain HTTP
+# (development, the compose file on one host, the tests' servers) keeps them off.
+_TLS = env.bool("BEHIND_TLS_PROXY", default=False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=_TLS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=_TLS)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=_TLS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the balancer probes over plain HTTP
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if _TLS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_TLS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"

@@ -48,3 +48,5 @@ REST_FRAMEWORK = {
         "rules": "100000/min",
     },
 }
+# Every in-process client is the same address: streams are capped in tests/security instead.
+TAVLA_STREAMS_PER_CLIENT = 100000

@@ -84,6 +84,9 @@ class Site:
             "API_THROTTLE_AUTH": "10000/min",
             "API_THROTTLE_CREATE": "10000/min",
             "API_THROTTLE_WRITE": "100000/min",
+            "API_THROTTLE_ANON_READ": "100000/min",
+            "API_THROTTLE_RULES": "100000/min",
+            "TAVLA_STREAMS_PER_CLIENT": "100000",
             "LOG_LEVEL": "WARNING",
         }
         if db.get("PASSWORD"):

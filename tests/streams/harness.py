@@ -129,6 +129,10 @@ def service_env(database: dict[str, Any], **extra: str) -> dict[str, str]:
         "API_THROTTLE_AUTH": "100000/min",
         "API_THROTTLE_CREATE": "100000/min",
         "API_THROTTLE_WRITE": "100000/min",
+        "API_THROTTLE_ANON_READ": "100000/min",
+        "API_THROTTLE_RULES": "100000/min",
+        "TAVLA_STREAMS_PER_CLIENT": "100000",  # every test client is 127.0.0.1
+        "TAVLA_STREAMS_MAX": "100000",
         "WEB_CONCURRENCY": "1",
     }
     if database.get("PASSWORD"):
