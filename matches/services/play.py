@@ -249,6 +249,8 @@ def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> Ma
     before its opening roll, others before the first move), staff any time."""
 
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
+        if _state(view).is_over:
+            raise IllegalAction("the match is over")
         staff = user is None or getattr(user, "is_staff", False)
         if not staff and view.moves:
             raise IllegalAction("a match can be aborted only before the first move")

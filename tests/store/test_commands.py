@@ -598,11 +598,15 @@ def test_timeout_in_money_play_costs_the_cube(new_table: NewTable) -> None:
     assert (table.row().status, table.row().winner) == ("finished", 0)
 
 
-def test_a_player_may_abort_before_the_first_move(new_table: NewTable, ana: Any) -> None:
+def test_a_player_may_not_abort_an_online_match_once_the_opening_roll_is_out(
+    new_table: NewTable, ana: Any, staff: Any
+) -> None:
     table = new_table(first=1)  # the opening roll is out; nobody moved
-    view = table.abort(ana, reason="changed my mind")
+    with pytest.raises(IllegalAction, match="only before the opening roll"):  # fair dice
+        table.abort(ana)
+    view = table.abort(staff, reason="changed my mind")
     assert payloads(table)[-1] == ("aborted", {"v": 1, "reason": "changed my mind"})
-    assert table.events()[-1].actor_id == ana.pk
+    assert table.events()[-1].actor_id == staff.pk
     assert view.state is not None and view.state.ended_by == EndedBy.ABORT
     row = table.row()
     assert (row.status, row.winner, row.ended_by, row.turn) == ("aborted", None, "abort", None)
@@ -657,7 +661,7 @@ def test_a_match_that_is_over_cannot_be_aborted(
 ) -> None:
     table = new_table(first=0, clock=SITE_CLOCK)
     if how == "aborted":
-        table.abort(ana)
+        table.abort(staff)
     else:
         table.timeout(0)
     version = table.row().version

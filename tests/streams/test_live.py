@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from matches.api.authentication import digest
 from matches.store.models import Match, MatchPresence
 
 from .harness import Api, Socket, SseClient, online_match, take_turn
@@ -146,7 +147,9 @@ def test_an_open_socket_keeps_a_player_connected_and_closing_it_starts_the_grace
     match_id = online_match(ana, ben, **clock)
 
     def seen(user: Api) -> float:
-        row = MatchPresence.objects.get(match_id=match_id, user__auth_token__key=user.token)
+        row = MatchPresence.objects.get(
+            match_id=match_id, user__tavla_tokens__digest=digest(user.token)
+        )
         return time.time() - row.last_seen.timestamp()
 
     sock = Socket(cluster.b.ws, ana.token)
@@ -187,7 +190,8 @@ def test_a_waiting_long_poll_holds_no_thread_and_a_finished_match_answers_at_onc
     assert all(a["version"] == state["version"] and a["events"] for a in answers)
 
     # a match that is over: nothing more can come, so no waiting (long-poll) and 204 (SSE)
-    over = online_match(ana, ben, **CLOCKLESS)
+    # (aborted while it waited for an opponent: after the opening roll nobody may abort)
+    over = ana.post("/matches", {"mode": "online", "length": 3, **CLOCKLESS}).json()["id"]
     assert ana.post(f"/matches/{over}/abort").status_code == 200
     final = ana.state(over)["version"]
     started = time.monotonic()
