@@ -390,6 +390,7 @@ rematch = extend_schema(
             "match_full",
             "illegal_action",
             "idempotency_key_reused",
+            "payload_too_large",
             "throttled",
         ),
     },
