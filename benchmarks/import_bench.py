@@ -42,7 +42,7 @@ def longest_allowed(max_games: int, max_actions: int) -> tuple[str, int, int]:
     player = bots.player_for("random")
     best: tuple[str, int, int] = ("", 0, 0)
     for length in (25, 21, 17, 15, 13, 11, 9):
-        for seed in range(40):
+        for seed in range(8):
             settings = MatchSettings(length=length, cube=True)
             _, actions = play_match((player, player), settings, seed)
             text = export_mat(settings, actions, ("Ana", "Ben"))

@@ -8,8 +8,8 @@ command: a failure anywhere rolls the whole import back anyway.
 
 Bounded: a file of more than `TAVLA_IMPORT_MAX_GAMES` games or `TAVLA_IMPORT_MAX_ACTIONS`
 actions (rolls, plays, cube actions) is refused before anything is written (its size is
-capped before it is read: `TAVLA_IMPORT_MAX_BYTES`). The limits keep the longest import well
-inside one request (docs/match-store.md has the measurements), so it runs in the request.
+capped before it is read: `TAVLA_IMPORT_MAX_BYTES`). The import runs in the request, at about
+6 ms per action: the default limits keep the longest near 12 s (benchmarks/import_bench.py).
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ class Imported:
 def import_mat(text: str) -> Imported:
     """Store the match in a .mat file; raise a RulesError subclass if it cannot be read."""
     mat = parse_mat(text)
-    max_games = int(getattr(django_settings, "TAVLA_IMPORT_MAX_GAMES", 64))
+    max_games = int(getattr(django_settings, "TAVLA_IMPORT_MAX_GAMES", 32))
     if len(mat.games) > max_games:
         raise InvalidMatchFile(
             f"the file has {len(mat.games)} games: at most {max_games} can be imported"
         )
     settings, actions = mat_actions(mat)
-    max_actions = int(getattr(django_settings, "TAVLA_IMPORT_MAX_ACTIONS", 6000))
+    max_actions = int(getattr(django_settings, "TAVLA_IMPORT_MAX_ACTIONS", 2000))
     if len(actions) > max_actions:
         raise InvalidMatchFile(
             f"the file has {len(actions)} moves and rolls: at most {max_actions} can be imported"
