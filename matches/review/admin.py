@@ -33,6 +33,7 @@ from matches.store.models import Match, MatchEvent, PlayerSuspension
 
 from . import players as player_admin
 from . import views as admin_views
+from .readonly import ReadOnlyAdmin
 
 
 def _joined_name(seat: int) -> Subquery:
@@ -86,7 +87,7 @@ class LengthFilter(admin.SimpleListFilter):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = (
         "short_id",
         "players",
@@ -177,17 +178,6 @@ class MatchAdmin(admin.ModelAdmin):
         "last_move_at",
         "finished_at",
     )
-
-    # -- read-only: a match changes only through commands (events), never through a form --
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False  # events protect their match; aborting is a command, not a delete
 
     # -- the list ---------------------------------------------------------------------------
 
@@ -348,7 +338,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(admin.ModelAdmin):
+class MatchEventAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     """The raw stream, read-only: for looking at a payload exactly as it is stored."""
 
     list_display = ("match_link", "seq", "type", "actor", "created_at", "board")
@@ -361,15 +351,6 @@ class MatchEventAdmin(admin.ModelAdmin):
     fields = ("match", "seq", "type", "payload", "actor", "created_at", "board")
     readonly_fields = fields
     show_full_result_count = False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     def get_actions(self, request: HttpRequest) -> dict:
         return {}  # not even "delete selected"
@@ -397,7 +378,7 @@ class MatchEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerSuspension)
-class PlayerSuspensionAdmin(admin.ModelAdmin):
+class PlayerSuspensionAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     """Moderation history. Suspend with the "Suspend a player" page, lift from a record."""
 
     list_display = ("user", "in_force", "suspended_at", "suspended_by", "reason", "lifted_at")
@@ -415,15 +396,6 @@ class PlayerSuspensionAdmin(admin.ModelAdmin):
         "lift_reason",
     )
     fields = readonly_fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # the suspend page adds records (and deactivates the account with them)
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     @admin.display(description="in force", boolean=True)
     def in_force(self, obj: PlayerSuspension) -> bool:

@@ -29,6 +29,7 @@ from matches.selectors import players as player_reads
 from matches.services import conduct, ratings
 from matches.store.models import EarlyExit, Match, PlayerProfile, PlayerRating, RatingChange
 
+from .readonly import ReadOnlyAdmin
 from .views import match_or_404
 
 HISTORY_SHOWN = 50
@@ -41,7 +42,7 @@ def may_rerate(request: HttpRequest) -> bool:
 
 
 @admin.register(PlayerProfile)
-class PlayerProfileAdmin(admin.ModelAdmin):
+class PlayerProfileAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("username", "display_name", "kind", "tavla", "long_nardy", "early_exits")
     list_filter = ("kind",)
     search_fields = ("user__username", "display_name")
@@ -50,15 +51,6 @@ class PlayerProfileAdmin(admin.ModelAdmin):
     fields = ("user", "kind", "display_name", "created_at")
     readonly_fields = fields
     show_full_result_count = False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("user__ratings")
