@@ -5,13 +5,15 @@ deploy/gunicorn.conf.py).
 - HTTP to an async view (the Server-Sent Events stream, the events long-poll): Django's ASGI
   handler, so a waiting client is a coroutine, not a thread.
 - Every other HTTP request (the API, the admin, static files): Django's WSGI handler in a
-  fixed pool of `WEB_THREADS` threads (a2wsgi). Under Django's ASGI handler a synchronous view
-  and its synchronous middleware cost some thirty hops between the event loop and a new thread
-  per request (measured: 2 to 3 ms of CPU each, four times the request itself); in the pool
-  it is one hop, and the threads keep their database connections between requests.
+  fixed pool of `WEB_THREADS` threads (tavla_project/wsgi_pool.py). Under Django's ASGI
+  handler a synchronous view and its synchronous middleware cost some thirty hops between the
+  event loop and a new thread per request (measured: 2 to 3 ms of CPU each, four times the
+  request itself); in the pool it is one hop each way, and the threads keep their database
+  connections between requests.
 """
 
 import os
+from functools import lru_cache
 from inspect import iscoroutinefunction
 from typing import Any
 
@@ -23,17 +25,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
 # Django first: the routing below imports models.
 django_asgi = get_asgi_application()
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 
 from matches import dbhealth  # noqa: E402
 from matches.streams.routing import websocket_urlpatterns  # noqa: E402
+from tavla_project.wsgi_pool import WsgiPool  # noqa: E402
 
 dbhealth.connect()  # health checks only on idle database connections
 
-django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
+django_wsgi = WsgiPool(get_wsgi_application(), threads=settings.WEB_THREADS)
 
 
 class HttpRouter:
@@ -46,7 +48,9 @@ class HttpRouter:
             await django_wsgi(scope, receive, send)
 
 
+@lru_cache(maxsize=4096)
 def _is_async_view(path: str) -> bool:
+    """Remembered per path: resolving a URL costs more than the rest of the routing."""
     try:
         return iscoroutinefunction(resolve(path).func)
     except Resolver404:
