@@ -4,9 +4,10 @@ Scopes and rates are in settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, fr
 `API_THROTTLE_*` environment variables). A signed-in caller is counted by account, an anonymous
 one by address: `clientip.client_ip`, which believes `X-Forwarded-For` only from the proxies in
 `TRUSTED_PROXIES` (a client that forges the header is still counted by its own address).
-Counters live in the Django cache: per process with the default local-memory cache, shared
-with `CACHE_URL=redis://`. Failed logins are limited per account and per address by
-django-axes (settings `AXES_*`).
+Counters live in the Django cache (matches/api/ratecount.py: a sliding window, one round trip
+to Redis per request): per process with the default local-memory cache, shared with
+`CACHE_URL=redis://`. Failed logins are limited per account and per address by django-axes
+(settings `AXES_*`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from . import ratecount
 from .clientip import request_ip
 
 
@@ -27,7 +29,7 @@ class ScopedThrottle(SimpleRateThrottle):
     scope = ""
 
     def __init__(self) -> None:
-        pass
+        self.retry_after = 0.0
 
     def applies(self, request: Any) -> bool:
         return True
@@ -38,8 +40,14 @@ class ScopedThrottle(SimpleRateThrottle):
         self.rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
         if self.rate is None:
             return True
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        limit, seconds = self.parse_rate(self.rate)
+        allowed, self.retry_after = ratecount.hit(
+            self.get_cache_key(request, view), limit, seconds, self.timer()
+        )
+        return allowed
+
+    def wait(self) -> float:
+        return self.retry_after
 
     def get_ident(self, request: Any) -> str:
         return request_ip(request)
