@@ -3,10 +3,18 @@
 One message to the match's group, `{"type": "match.committed", "match", "version", "over",
 "events"}` (handed to this process's own hub first, without the trip through Redis), and a
 notification to the group of each user who should hear of it (challenge
-accepted, rematch offered, your turn). Sending never waits and never fails the command: the
-message goes out on the process's event loop (the server's, or a small background loop in a
-Celery worker), and a message that is lost costs latency only, since every web process also
-watches the store (matches/streams/hub.py).
+accepted, rematch offered, your turn). Sending never fails the command, and a message that is
+lost costs latency only, since every web process also watches the store
+(matches/streams/hub.py).
+
+With the Redis pub/sub layer of settings.CHANNEL_LAYERS the committing thread publishes
+itself, with a synchronous client (one PUBLISH per message, a round trip of a tenth of a
+millisecond, at most `PUBLISH_TIMEOUT` seconds when Redis is unreachable): handing the
+messages to an event loop and publishing from there with the asyncio client cost about four
+times the CPU (0.39 ms per command, benchmarks/api_bench.py). The message is the layer's
+own (`layer.serialize`, on the layer's group channel), so every process's layer receives it
+as if it had been sent with `group_send` (tests/streams, two servers). Other layers (the
+in-memory one of `make run`) get `group_send` on the process's event loop as before.
 """
 
 from __future__ import annotations
@@ -18,7 +26,10 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
+import redis
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from django.conf import settings
 
 from matches.services.notices import Notice
 from matches.store.committed import Committed
@@ -104,9 +115,25 @@ def notifications(committed: Committed) -> list[tuple[int, str]]:
     return out
 
 
+PUBLISH_TIMEOUT = 0.5  # seconds a command waits for Redis at most before it gives up a hint
+
+
 def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Hand the messages to an event loop of this process and return at once."""
+    """Hand the match's events to this process's own followers, then publish everything."""
     loop = serving_loop()
+    publisher = _publisher(layer)
+    if publisher is not None:
+        if loop is not None:
+            committed = [m for _, m in messages if m["type"] == "match.committed"]
+            if committed:
+                loop.call_soon_threadsafe(_deliver_locally, committed)
+        try:
+            publisher.publish_all(messages)
+        except redis.RedisError as exc:
+            logger.warning(
+                "stream: a hint was not published (the store watcher covers it): %r", exc
+            )
+        return
     if loop is None:
         if isinstance(layer, InMemoryChannelLayer):
             return  # nobody in this process listens, and no other process can hear it
@@ -115,17 +142,54 @@ def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
     future.add_done_callback(_log_failure)
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+def _deliver_locally(messages: list[dict[str, Any]]) -> None:
+    """On the serving loop: this process's followers get the events at once, not after a
+    round trip through Redis; the copy that comes back is then older than the feed and
+    ignored. (Notifications are not versioned: they only come through the layer, once.)"""
     hub = local_hub()
     if hub is not None:
-        # This process's own followers get the events at once, not after a round trip
-        # through Redis; the copy that comes back is then older than the feed and ignored.
-        # (Notifications are not versioned: they only come through the layer, once.)
-        for _, message in messages:
-            if message["type"] == "match.committed":
-                hub.on_message(message)
+        for message in messages:
+            hub.on_message(message)
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    _deliver_locally([m for _, m in messages if m["type"] == "match.committed"])
     for group, message in messages:
         await layer.group_send(group, message)
+
+
+class Publisher:
+    """PUBLISH on a Redis pub/sub layer's group channels from any thread."""
+
+    def __init__(self, layer: RedisPubSubChannelLayer, url: str, prefix: str) -> None:
+        self.layer = layer
+        self.prefix = prefix
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=PUBLISH_TIMEOUT, socket_connect_timeout=PUBLISH_TIMEOUT
+        )
+
+    def publish_all(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        for group, message in messages:
+            # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
+            channel = f"{self.prefix}__group__{group}"
+            self.client.publish(channel, self.layer.serialize(message))
+
+
+_publishers: dict[int, tuple[Any, Publisher | None]] = {}
+
+
+def _publisher(layer: Any) -> Publisher | None:
+    """The synchronous publisher of a one-host Redis pub/sub layer, else None."""
+    known = _publishers.get(id(layer))
+    if known is None or known[0] is not layer:
+        publisher = None
+        if isinstance(layer, RedisPubSubChannelLayer):
+            config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+            hosts = config.get("hosts") or []
+            if len(hosts) == 1 and isinstance(hosts[0], str):
+                publisher = Publisher(layer, hosts[0], config.get("prefix", "asgi"))
+        known = _publishers[id(layer)] = (layer, publisher)
+    return known[1]
 
 
 def _log_failure(future: Future[None]) -> None:
