@@ -47,6 +47,7 @@ from .gnubgid import (
     position_from_gnubg_board,
     position_from_id,
     position_id,
+    result_position_id,
 )
 from .match import (
     MAX_CUBE,
@@ -165,5 +166,6 @@ __all__ = [
     "position_id",
     "replay",
     "resolve_play",
+    "result_position_id",
     "successor_arrays",
 ]

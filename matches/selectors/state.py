@@ -32,7 +32,7 @@ from games.rules import (
     Step,
     legal_next_steps,
     legal_plays,
-    position_id,
+    result_position_id,
 )
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.plays import first_turn_of, plays_of
@@ -133,7 +133,7 @@ def play_json(play: Play) -> shapes.LegalPlay:
     return shapes.LegalPlay(
         notation=play.notation,
         steps=[step_json(s) for s in play.steps],
-        position_id=position_id(play.result.flipped()),
+        position_id=result_position_id(play.result),
         board=None,
     )
 
@@ -170,7 +170,7 @@ def rules_plays(
         shapes.RulesPlay(
             notation=p.notation,
             steps=[step_json(s) for s in p.steps],
-            position_id=None if nardy else position_id(p.result.flipped()),
+            position_id=None if nardy else result_position_id(p.result),
             board=board_json(p.result),
         )
         for p in page

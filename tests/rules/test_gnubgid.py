@@ -29,6 +29,7 @@ from games.rules.gnubgid import (
     position_from_id,
     position_id,
     position_key,
+    result_position_id,
 )
 from games.rules.position import Position
 
@@ -533,6 +534,22 @@ def test_position_id_round_trip(p: Position) -> None:
     assert pid[-1] in "AQgw"  # the last character carries two bits of the key
     assert position_from_id(pid) == p
     assert position_from_gnubg_board(gnubg_board(p)) == p
+
+
+@given(positions())
+def test_a_results_position_id_is_that_of_the_flipped_position(p: Position) -> None:
+    """The shortcut a roll's legal plays use (no flipped position built) gives the same ID,
+    and the ID decodes to the position seen from the opponent."""
+    assert result_position_id(p) == position_id(p.flipped())
+    assert position_from_id(result_position_id(p)) == p.flipped()
+
+
+def test_every_corpus_play_result_id() -> None:
+    """Against gnubg's own IDs: each corpus position as a play's result (the opponent on roll:
+    the corpus position flipped, then flipped back by the shortcut)."""
+    for case in _corpus():
+        seen_by_opponent = Position.from_json(case["position"]).flipped()
+        assert result_position_id(seen_by_opponent) == case["gnubg_position_id"], case["id"]
 
 
 @given(positions())
