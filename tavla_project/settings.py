@@ -56,11 +56,11 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",  # before anything that may answer (preflights)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",  # the language from Accept-Language
+    "tavla_project.middleware.Language",  # the language from Accept-Language (Django's, cheaper)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "tavla_project.middleware.LazyMessages",  # Django's, its storage built only when used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # a locked-out login's answer (errorpages.locked_out)
 ]
