@@ -127,8 +127,9 @@ class Match(models.Model):
                 fields=["status", "mode", "-created_at"], name="match_status_mode_created"
             ),
             models.Index(fields=["-created_at"], name="match_created"),
-            # clock sweeper: active matches by time of the last move
-            models.Index(fields=["status", "last_move_at"], name="match_status_last_move"),
+            # No index holds a column every command changes (version, turn, last_move_at,
+            # score): then the projection's UPDATE is a heap-only tuple update, which adds no
+            # entry to any of the row's indexes (migration 0008, docs/performance.md).
         )
         constraints = (
             models.CheckConstraint(
