@@ -61,10 +61,11 @@ def resolve_play(
     if not legal:
         raise IllegalPlay(f"no move is possible with {dice.high}-{dice.low}: the turn passes")
     target_mine, target_full = _target(position, moves)
+    for p in legal:  # the usual case, and the cheapest test: the very position
+        if p.result == target_full:
+            return p
+    # Hit marks left out: the play that puts the mover's checkers where the moves do.
     matches = [p for p in legal if _mine(p.result) == target_mine]
-    exact = [p for p in matches if p.result == target_full]
-    if exact:
-        return exact[0]
     if len(matches) == 1:
         return matches[0]
     if matches:
