@@ -19,8 +19,7 @@ import threading
 from typing import Any
 
 from django.core.cache import caches
-
-from tavla_project.cache import RedisCache
+from django.core.cache.backends.redis import RedisCache
 
 # KEYS: current window, previous window. ARGV: weight of the previous window, limit, ttl.
 # Returns {allowed (1/0), current count, previous count}.
