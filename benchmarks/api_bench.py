@@ -17,8 +17,10 @@ After a short warm-up it measures for `--seconds`:
 - server CPU per command (roll or play; from /proc, every server process);
 - errors (anything but 200/201; a 409 would mean two writers raced, which cannot happen here).
 
-Then, for `--state-seconds`, every client reads the state of its match (`GET /matches/{id}`)
-in a loop: server CPU per state read and its latency. Last, the floor on the same stack, for
+Then every client sets up 12 matches stopped at random points of a game (a roll to make, or
+a roll to play with its legal plays) and, for `--state-seconds`, reads their states in turn
+(`GET /matches/{id}`): server CPU per state read and its latency, over the positions a client
+sees rather than the one its last match stopped at. Last, the floor on the same stack, for
 `--floor-seconds` each: a trivial DRF view (`GET /rules/levels`, a constant list) with the
 client's token, and without one: what any request costs before it does anything of its own.
 
@@ -237,6 +239,7 @@ class Stats:
         self.matches_finished = 0
         self.recording = False
         self.phase = "play"
+        self.ready = 0  # clients whose state-phase matches are set up
 
     def record(self, kind: str, status: int, elapsed: float) -> None:
         if not self.recording:
@@ -252,8 +255,10 @@ class Stats:
 def play_games(
     port: int, token: str, seed: int, stats: Stats, stop: threading.Event, length: int
 ) -> None:
-    """One client thread: hot-seat matches back to back until `stop` is set; while
-    `stats.phase` is "state" it only reads the state of its match."""
+    """One client thread: hot-seat matches back to back until `stop` is set. When
+    `stats.phase` turns to "state" it sets up `STATE_MATCHES` matches stopped at random points
+    of a game (a roll to make, or a roll to play with its legal plays) and then reads their
+    states in turn: the reads cover the positions a client sees, not one position."""
     rng = random.Random(seed)
     client = Client(port, token)
 
@@ -262,7 +267,17 @@ def play_games(
         stats.record(kind, status, elapsed)
         return status, data
 
-    while not stop.is_set():
+    def advance(state: dict[str, Any], path: str) -> tuple[int, dict[str, Any]]:
+        """One command (roll, or a random legal play with the version it decided on)."""
+        if_match = {"If-Match": f'"{state["version"]}"'}
+        if "play" in state["actions"]:
+            play = rng.choice(state["legal_plays"])
+            return call("play", "POST", f"{path}/play", {"play": play["notation"]}, **if_match)
+        if "roll" in state["actions"]:
+            return call("roll", "POST", f"{path}/roll", {}, **if_match)
+        return call("state", "GET", path)  # pragma: no cover - hot-seat always has an action
+
+    while not stop.is_set() and stats.phase == "play":
         status, state = call(
             "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
         )
@@ -270,33 +285,36 @@ def play_games(
             time.sleep(0.5)
             continue
         path = f"/api/v1/matches/{state['id']}"
-        while not stop.is_set() and state["status"] == "active":
-            if stats.phase == "state":
-                call("state", "GET", path)
-                continue
-            if stats.phase in ("floor", "floor_anonymous"):
-                # an empty value: the header is not sent
-                anonymous = {"Authorization": ""} if stats.phase == "floor_anonymous" else {}
-                call(stats.phase, "GET", "/api/v1/rules/levels", **anonymous)
-                continue
-            if_match = {"If-Match": f'"{state["version"]}"'}
-            actions = state["actions"]
-            if "play" in actions:
-                play = rng.choice(state["legal_plays"])
-                status, new = call(
-                    "play", "POST", f"{path}/play", {"play": play["notation"]}, **if_match
-                )
-            elif "roll" in actions:
-                status, new = call("roll", "POST", f"{path}/roll", {}, **if_match)
-            else:  # pragma: no cover - hot-seat: the one user always has something to do
-                status, new = call("state", "GET", path)
-            if status == 200:
-                state = new
-            else:
-                status, state = call("state", "GET", path)
+        while not stop.is_set() and stats.phase == "play" and state["status"] == "active":
+            status, new = advance(state, path)
+            state = new if status == 200 else call("state", "GET", path)[1]
         if state["status"] == "finished":
             with stats.lock:
                 stats.matches_finished += 1
+
+    # the state phase: matches stopped at random points (set up before the measuring starts)
+    paths = []
+    for _ in range(STATE_MATCHES):
+        status, state = call("setup", "POST", "/api/v1/matches", {"mode": "hotseat", "length": 7})
+        path = f"/api/v1/matches/{state['id']}"
+        for _ in range(rng.randrange(0, 60)):
+            status, new = advance(state, path)
+            if status != 200 or new["status"] != "active":
+                break
+            state = new
+        paths.append(path)
+    with stats.lock:
+        stats.ready += 1
+    while not stop.is_set() and stats.phase == "state":
+        for path in paths:
+            call("state", "GET", path)
+    while not stop.is_set():
+        # an empty value: the header is not sent
+        anonymous = {"Authorization": ""} if stats.phase == "floor_anonymous" else {}
+        call(stats.phase, "GET", "/api/v1/rules/levels", **anonymous)
+
+
+STATE_MATCHES = 12  # per client, for the state reads
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -393,7 +411,10 @@ def main() -> int:
         playing = measure(stats, server, seconds)
         errors = dict(stats.errors)
         stats.phase = "state"
-        time.sleep(1.0)
+        deadline = time.monotonic() + 120
+        while stats.ready < len(threads) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
         reading = measure(stats, server, min(args.state_seconds, 600.0))
         floors = {}
         for phase in ("floor", "floor_anonymous"):
