@@ -23,6 +23,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future
 from typing import Any
 
@@ -116,6 +117,7 @@ def notifications(committed: Committed) -> list[tuple[int, str]]:
 
 
 PUBLISH_TIMEOUT = 0.5  # seconds a command waits for Redis at most before it gives up a hint
+PUBLISH_PAUSE = 5.0  # after a failure, seconds without trying (commands do not wait for it)
 
 
 def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -127,12 +129,7 @@ def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
             committed = [m for _, m in messages if m["type"] == "match.committed"]
             if committed:
                 loop.call_soon_threadsafe(_deliver_locally, committed)
-        try:
-            publisher.publish_all(messages)
-        except redis.RedisError as exc:
-            logger.warning(
-                "stream: a hint was not published (the store watcher covers it): %r", exc
-            )
+        publisher.publish_all(messages)
         return
     if loop is None:
         if isinstance(layer, InMemoryChannelLayer):
@@ -159,7 +156,9 @@ async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> N
 
 
 class Publisher:
-    """PUBLISH on a Redis pub/sub layer's group channels from any thread."""
+    """PUBLISH on a Redis pub/sub layer's group channels from any thread. When Redis cannot
+    be reached it stops trying for `PUBLISH_PAUSE` seconds, so that commands do not each wait
+    up to `PUBLISH_TIMEOUT` for it while it is down (the store watchers deliver meanwhile)."""
 
     def __init__(self, layer: RedisPubSubChannelLayer, url: str, prefix: str) -> None:
         self.layer = layer
@@ -167,12 +166,26 @@ class Publisher:
         self.client = redis.Redis.from_url(
             url, socket_timeout=PUBLISH_TIMEOUT, socket_connect_timeout=PUBLISH_TIMEOUT
         )
+        self.paused_until = 0.0
 
-    def publish_all(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
-        for group, message in messages:
-            # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
-            channel = f"{self.prefix}__group__{group}"
-            self.client.publish(channel, self.layer.serialize(message))
+    def publish_all(self, messages: list[tuple[str, dict[str, Any]]]) -> bool:
+        """True when every message went out."""
+        if time.monotonic() < self.paused_until:
+            return False
+        try:
+            for group, message in messages:
+                # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
+                channel = f"{self.prefix}__group__{group}"
+                self.client.publish(channel, self.layer.serialize(message))
+        except redis.RedisError as exc:
+            self.paused_until = time.monotonic() + PUBLISH_PAUSE
+            logger.warning(
+                "stream: hints not published for %.0f s (the store watcher covers them): %r",
+                PUBLISH_PAUSE,
+                exc,
+            )
+            return False
+        return True
 
 
 _publishers: dict[int, tuple[Any, Publisher | None]] = {}
