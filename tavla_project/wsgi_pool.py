@@ -39,10 +39,11 @@ class WsgiPool:
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="web")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        body = await read_body(scope, receive)
+        environ = build_environ(scope)
+        body = await read_body(environ, scope["path"], receive)
         if body is None:
             return  # the client went away while sending its body: nobody to answer
-        environ = build_environ(scope, body)
+        environ["wsgi.input"] = io.BytesIO(body)
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()
         status, headers, chunks = await loop.run_in_executor(
@@ -75,11 +76,14 @@ class WsgiPool:
         return int(status[:3]), encoded, chunks
 
 
-async def read_body(scope: dict[str, Any], receive: Any) -> bytes | None:
+async def read_body(environ: dict[str, Any], path: str, receive: Any) -> bytes | None:
     """The request body when Django will read it (a Content-Length within the path's limit),
     else b""; None when the client disconnected first."""
-    length = content_length(scope)
-    if length <= 0 or length > body_limit(scope["path"]):
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return b""  # BodyLimitMiddleware answers 400 from the header
+    if length <= 0 or length > body_limit(path):
         return b""
     parts: list[bytes] = []
     received = 0
@@ -94,18 +98,9 @@ async def read_body(scope: dict[str, Any], receive: Any) -> bytes | None:
             return b"".join(parts)
 
 
-def content_length(scope: dict[str, Any]) -> int:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return -1  # BodyLimitMiddleware answers 400 from the header
-    return 0
-
-
-def build_environ(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
-    """The WSGI environ of an ASGI HTTP scope (PEP 3333: text as latin-1 "bytes as str")."""
+def build_environ(scope: dict[str, Any]) -> dict[str, Any]:
+    """The WSGI environ of an ASGI HTTP scope (PEP 3333: text as latin-1 "bytes as str"),
+    without its body (`wsgi.input`, set once the body is read)."""
     script_name = scope.get("root_path", "").encode("utf-8").decode("latin-1")
     path_info = scope["path"].encode("utf-8").decode("latin-1")
     if script_name and path_info.startswith(script_name):
@@ -121,7 +116,6 @@ def build_environ(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
         "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.input": io.BytesIO(body),
         "wsgi.errors": sys.stderr,
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
