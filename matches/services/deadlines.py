@@ -10,6 +10,7 @@ from datetime import datetime
 
 from matches.store import MatchView
 from matches.store.models import Match, MatchClock
+from matches.store.streams import ClockRow
 
 from . import presence
 
@@ -34,12 +35,30 @@ def deadline_of(view: MatchView) -> datetime | None:
     return view.clock.deadline()
 
 
+def keeps_clock_row(view: MatchView) -> bool:
+    """A match that has a MatchClock row from its start on: online, with a clock, both seats
+    taken."""
+    created = view.created
+    return (
+        view.clock is not None
+        and view.full
+        and view.match_id is not None
+        and created is not None
+        and created.mode == str(Match.Mode.ONLINE)
+    )
+
+
+def clock_row(view: MatchView) -> ClockRow | None:
+    """The MatchClock row's values at `view`, for an append that writes them in its own
+    statement; None for a match that keeps no such row."""
+    if not keeps_clock_row(view):
+        return None
+    return ClockRow(active=clocked(view), deadline=deadline_of(view))
+
+
 def record_deadline(view: MatchView, now: datetime) -> None:
     """Inside a command's transaction (Match row locked): keep the MatchClock row in step."""
-    if view.clock is None or not view.full or view.match_id is None:
-        return
-    created = view.created
-    if created is None or created.mode != str(Match.Mode.ONLINE):
+    if not keeps_clock_row(view):
         return
     playing = clocked(view)
     deadline = deadline_of(view)

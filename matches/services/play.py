@@ -1,15 +1,18 @@
 """Commands on matches: load, let the rules decide, append the events, update the projection.
 
-Every command runs in one transaction with the Match row locked; `expected_version`, when
-given, must equal the stream's version or VersionConflict is raised (a stale client).
-Without it the command is decided against the latest state, so a command that is still valid
-simply goes through. Opening rolls and forced passes are recorded by the server in the same
-transaction as the command that leads to them: nobody has to ask for them.
+A command is written atomically after the version it was decided on, or not at all: by one
+compare-and-set statement, or, when that finds another writer came first (or cannot be used),
+in a transaction with the Match row locked (`_command`). `expected_version`, when given, must
+equal the stream's version or VersionConflict is raised (a stale client). Without it the
+command is decided against the latest state, so a command that is still valid simply goes
+through. Opening rolls and forced passes are recorded by the server with the command that
+leads to them: nobody has to ask for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -20,8 +23,15 @@ from django.utils import timezone
 
 import games.rules as rules
 from games import bots
-from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings
-from matches.errors import MatchFull, MatchNotFound, NotAPlayer, OutOfTime, VersionConflict
+from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings, RulesError
+from matches.errors import (
+    MatchFull,
+    MatchNotFound,
+    NotAPlayer,
+    OutOfTime,
+    StoreError,
+    VersionConflict,
+)
 from matches.store.dice import SECRET_DICE, DiceSource
 from matches.store.events import (
     Event,
@@ -35,10 +45,16 @@ from matches.store.models import Match, PlayerProfile
 from matches.store.plays import chosen_play, plays_on_turn
 from matches.store.replay import MatchView
 from matches.store.rows import fetch_match
-from matches.store.streams import append, load_view
+from matches.store.streams import (
+    append,
+    append_if_at,
+    cached_view,
+    compare_and_set_available,
+    load_view,
+)
 
 from . import conduct, ratings
-from .deadlines import out_of_time, record_deadline
+from .deadlines import clock_row, out_of_time, record_deadline
 
 Decide = Callable[[MatchView, int], list[rules.Action]]
 # Checks of the caller's right to act, given the locked Match row (the API's permissions):
@@ -326,12 +342,20 @@ def _command(
     the same transaction (an import), used when it is still at the locked row's version.
     `savepoint=False`: inside a caller's transaction that fails whole (an import), no
     savepoint per command.
-    `authorize`: the caller's permission checks, run on the locked row before anything else.
+    `authorize`: the caller's permission checks, run on the Match row before anything else.
 
-    One read of the Match row (locked), no read of events when this process's cached view is
-    at its version, and the legal plays (a forced pass? the play sent?) from the process's
-    cache."""
+    First without a lock (`_unlocked`): decided on the view at the row's version (or, with no
+    permissions to check, this process's cached view) and written by one compare-and-set
+    statement. When that cannot be done (no cached view, the match ends, the clock ran out,
+    an import) or another writer came first, the command is decided again in a transaction
+    with the Match row locked: one read of the row, no read of events when this process's
+    cached view is at its version."""
     now = now or timezone.now()
+    turn = _Turn(user, decide, expected_version, seat, dice, any_user, needs_opponent)
+    if hint is None and savepoint and compare_and_set_available():
+        done = _unlocked(match_id, turn, now, clock_checked, authorize)
+        if done is not None:
+            return done
     late: int | None = None
     with transaction.atomic(savepoint=savepoint):
         match = _lock(match_id)
@@ -341,28 +365,98 @@ def _command(
             view = hint
         else:
             view = load_view(match.pk, version=match.version)
-        if expected_version is not None and expected_version != view.version:
-            raise VersionConflict(view.version, expected_version)
-        acting = _acting_seat(view, user, seat, any_user)
-        state = _state(view)
-        if needs_opponent and not view.full and not state.is_over:
-            raise IllegalAction("the match has not started: it is waiting for an opponent")
+        acting, state = turn.check(view)
         late = out_of_time(view, now) if clock_checked else None
         if late is not None:
             # Too late: the timeout is written now, even if no clock task has come yet.
             lost = rules.apply(state, rules.LoseMatch(late, rules.EndedBy.TIMEOUT), check=False)
             view = _store(match, view, [TimedOut(late)], lost, actor_id=None, at=now)
         else:
-            events: list[Event] = []
-            for action in decide(view, acting):
-                state = rules.apply(state, action)
-                events.append(event_for_action(action))
-            events += _follow_ups(state, view.full, dice)  # these never end a match
+            events, state = turn.decided(view, acting, state)
             view = _store(match, view, events, state, actor_id=_id(user), at=now)
         record_deadline(view, now)  # clocked online matches: the deadline
     if late is not None:
         raise OutOfTime(late)
     return view
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """A command's caller and decision, checked and decided on a view (by either path)."""
+
+    user: Any
+    decide: Decide
+    expected_version: int | None
+    seat: int | None
+    dice: DiceSource
+    any_user: bool
+    needs_opponent: bool
+
+    def check(self, view: MatchView) -> tuple[int, rules.MatchState]:
+        """The acting seat and the state, or the refusal: a stale version, not a player, no
+        opponent yet."""
+        if self.expected_version is not None and self.expected_version != view.version:
+            raise VersionConflict(view.version, self.expected_version)
+        acting = _acting_seat(view, self.user, self.seat, self.any_user)
+        state = _state(view)
+        if self.needs_opponent and not view.full and not state.is_over:
+            raise IllegalAction("the match has not started: it is waiting for an opponent")
+        return acting, state
+
+    def decided(
+        self, view: MatchView, acting: int, state: rules.MatchState
+    ) -> tuple[list[Event], rules.MatchState]:
+        """The command's events (with what the server records after them) and the state
+        they lead to."""
+        events: list[Event] = []
+        for action in self.decide(view, acting):
+            state = rules.apply(state, action)
+            events.append(event_for_action(action))
+        events += _follow_ups(state, view.full, self.dice)  # these never end a match
+        return events, state
+
+
+def _unlocked(
+    match_id: UUID,
+    turn: _Turn,
+    now: datetime,
+    clock_checked: bool,
+    authorize: Authorize | None,
+) -> MatchView | None:
+    """The command decided without a transaction and written by `append_if_at`; None when
+    it must be decided under the lock instead (nothing was written then).
+
+    With `authorize` the Match row is read (the permissions need it) and the view is the one
+    at its version; without, the process's cached view is taken as it is, and the write finds
+    out if it was behind. A refusal is final only when the view was the row's: refused on a
+    cached view that may be behind, the command is asked again under the lock."""
+    pk = _pk(match_id)
+    match: Match | None = None
+    if authorize is not None:
+        match = fetch_match(pk)
+        if match is None:
+            raise MatchNotFound(match_id)
+        authorize(match)
+        view = load_view(match.pk, version=match.version)
+    else:
+        cached = cached_view(pk)
+        if cached is None:
+            return None
+        view = cached
+    try:
+        acting, state = turn.check(view)
+        if clock_checked and out_of_time(view, now) is not None:
+            return None  # the timeout is written under the lock
+        events, state = turn.decided(view, acting, state)
+    except (RulesError, StoreError):
+        if match is None:
+            return None
+        raise
+    if state.is_over:
+        return None  # the end (its ratings, early exits) is written under the lock
+    # A command seats nobody: a match that keeps a clock row has had it since it started
+    # (match_join), and the statement upserts it.
+    return append_if_at(view, events, actor_id=_id(turn.user), at=now, match=match, clock=clock_row)
 
 
 def _store(
@@ -438,12 +532,15 @@ def _state(view: MatchView) -> rules.MatchState:
     return view.state
 
 
-def _lock(match_id: UUID) -> Match:
+def _pk(match_id: UUID) -> UUID:
     try:
-        pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
+        return match_id if isinstance(match_id, UUID) else UUID(str(match_id))
     except (ValueError, TypeError):
         raise MatchNotFound(match_id) from None
-    match = fetch_match(pk, for_update=True)
+
+
+def _lock(match_id: UUID) -> Match:
+    match = fetch_match(_pk(match_id), for_update=True)
     if match is None:
         raise MatchNotFound(match_id)
     return match

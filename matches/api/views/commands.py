@@ -50,15 +50,15 @@ class CommandView(APIView):
             raise
         locked: list[Match] = []
 
-        def authorize(match: Match) -> None:  # on the row the command locked: one read
+        def authorize(match: Match) -> None:  # on the row the command read: one read
             self.authorize(readable(match, user), user)
-            locked.append(match)
+            locked.append(match)  # the last one read is the one written
 
         try:
             view = self.run(match_id, user, data, version, authorize)
         except VersionConflict as exc:
             raise with_current_version(exc, match_id) from None
-        return state_response(locked[0], view, user)
+        return state_response(locked[-1], view, user)
 
     def authorize(self, match: Match, user: Any) -> None:
         if not (self.staff_may and user.is_staff):
