@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -109,7 +110,14 @@ def format_play(steps: Iterable[Step]) -> str:
     """gnubg-style notation of a play's steps: one checker's steps joined, repeats as (n).
 
     A checker's waypoints are written only where it hit ("13/7*/5"); otherwise "24/13".
+    Remembered per steps: a roll's answer writes every legal play's notation, and the same
+    plays come back in position after position.
     """
+    return _format_play(tuple(steps))
+
+
+@lru_cache(maxsize=1 << 15)
+def _format_play(steps: tuple[Step, ...]) -> str:
     # Like gnubg: steps in descending order, each joined to the first checker that ended on
     # its starting point, chains kept in that order.
     chains: list[list[tuple[int, bool]]] = []
