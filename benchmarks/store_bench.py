@@ -11,7 +11,9 @@
 - the same command on the long match right after the cache was dropped;
 - with --import, `import_mat` of the longest public gnubg match;
 - with --vs-pgbench SECONDS, the rate at which the services append events (one client, one
-  committed command after another: events per second of time in the services) beside
+  committed command after another, each written by one compare-and-set statement on the
+  process's cached view as the computer's turns and the clock's tasks are: events per second
+  of time in the services) beside
   pgbench's rate of single-row INSERTs (one client, autocommit, a table shaped like the
   events') in the same run.
 Targets: replay < 50 ms cold, command < 10 ms median (issue 3); the services' append rate at
