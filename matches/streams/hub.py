@@ -157,6 +157,14 @@ def serving_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
+def followed_here(loop: asyncio.AbstractEventLoop, match_id: str) -> bool:
+    """Whether the hub of `loop` follows the match, asked from any thread. A feed made just
+    after this said no reads the store once it is subscribed (`Hub.watch`), so an event
+    committed before that read is not missed."""
+    hub = _hubs.get(loop)
+    return hub is not None and match_id in hub.feeds
+
+
 def local_hub() -> Hub | None:
     """The hub of the running loop, if it has one (never makes one)."""
     return _hubs.get(asyncio.get_running_loop())

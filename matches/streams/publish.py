@@ -36,7 +36,7 @@ from matches.services.notices import Notice
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby
 
-from .hub import local_hub, match_group, serving_loop, user_group
+from .hub import followed_here, local_hub, match_group, serving_loop, user_group
 from .messages import events_json
 
 logger = logging.getLogger(__name__)
@@ -126,8 +126,12 @@ def send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
     publisher = _publisher(layer)
     if publisher is not None:
         if loop is not None:
-            committed = [m for _, m in messages if m["type"] == "match.committed"]
-            if committed:
+            committed = [
+                m
+                for _, m in messages
+                if m["type"] == "match.committed" and followed_here(loop, m["match"])
+            ]
+            if committed:  # else no wake-up of the loop: nobody here follows the match
                 loop.call_soon_threadsafe(_deliver_locally, committed)
         publisher.publish_all(messages)
         return
@@ -173,10 +177,15 @@ class Publisher:
         if time.monotonic() < self.paused_until:
             return False
         try:
-            for group, message in messages:
-                # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
-                channel = f"{self.prefix}__group__{group}"
-                self.client.publish(channel, self.layer.serialize(message))
+            # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
+            sent = [(f"{self.prefix}__group__{g}", self.layer.serialize(m)) for g, m in messages]
+            if len(sent) == 1:
+                self.client.publish(*sent[0])
+            else:  # the match's message and its notifications: one round trip
+                pipe = self.client.pipeline(transaction=False)
+                for channel, data in sent:
+                    pipe.publish(channel, data)
+                pipe.execute()
         except redis.RedisError as exc:
             self.paused_until = time.monotonic() + PUBLISH_PAUSE
             logger.warning(
