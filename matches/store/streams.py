@@ -72,6 +72,16 @@ def load_view(match_id: UUID, *, version: int | None = None, cached: bool = True
     return view
 
 
+def _numbered(
+    view: MatchView, events: Iterable[Event], actor_id: int | None, at: datetime
+) -> list[StoredEvent]:
+    """The events as they are stored: numbered after `view.version`."""
+    return [
+        StoredEvent(view.version + n, e.type, e.to_payload(), actor_id, at)
+        for n, e in enumerate(events, 1)
+    ]
+
+
 def cached_view(match_id: UUID) -> MatchView | None:
     """This process's cached view of the match, if any: possibly behind the stored stream
     (another process wrote); `append_if_at` finds that out."""
@@ -111,11 +121,7 @@ def append(
     The unique (match, seq) constraint is the last line of defence: a writer that lost a
     race gets VersionConflict, never a duplicate or a gap.
     """
-    stored = []
-    seq = view.version
-    for event in events:
-        seq += 1
-        stored.append(StoredEvent(seq, event.type, event.to_payload(), actor_id, at))
+    stored = _numbered(view, events, actor_id, at)
     if not stored:
         return view
     new_view = replay(stored, view)
@@ -166,11 +172,7 @@ def append_if_at(
     is upserted in the same statement.
     """
     assert view.match_id is not None
-    stored = []
-    seq = view.version
-    for event in events:
-        seq += 1
-        stored.append(StoredEvent(seq, event.type, event.to_payload(), actor_id, at))
+    stored = _numbered(view, events, actor_id, at)
     if not stored:
         return view
     new_view = replay(stored, view)
@@ -214,7 +216,7 @@ def _write_if_at(
     if clock is not None:
         deadline = _CLOCK_DEADLINE.get_db_prep_save(clock.deadline, connection)
         params += [clock.active, stored[-1].seq, deadline]
-    _, columns = _insert_sql(len(stored))
+    columns = _event_columns()
     for e in stored:
         values = (e.seq, e.type, e.payload, e.actor_id, e.at)
         pairs = zip(columns[1:], values, strict=True)
@@ -248,7 +250,7 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
             f", clock AS (INSERT INTO {table} ({key}, {', '.join(cols)})"
             f" SELECT id, {values} FROM moved ON CONFLICT ({key}) DO UPDATE SET {updates})"
         )
-    _, columns = _insert_sql(count)
+    columns = _event_columns()
     quoted = ", ".join(quote(f.column) for f in columns)
     types = [f.db_type(connection) for f in columns[1:]]  # a foreign key: its target's type
     row = "(" + ", ".join(f"%s::{t}" for t in types) + ")"
@@ -316,10 +318,16 @@ _MATCH_PK = f'"{Match._meta.pk.column}"'
 
 
 @cache
+def _event_columns() -> list[Any]:
+    """The fields of an event's row, in the order the INSERTs list them."""
+    names = ("match", "seq", "type", "payload", "actor", "created_at")
+    return [MatchEvent._meta.get_field(name) for name in names]
+
+
+@cache
 def _insert_sql(count: int) -> tuple[str, list[Any]]:
     """`WITH appended AS (INSERT ... VALUES (...) x count)` and the columns' fields."""
-    names = ("match", "seq", "type", "payload", "actor", "created_at")
-    columns = [MatchEvent._meta.get_field(name) for name in names]
+    columns = _event_columns()
     quoted = ", ".join(f'"{f.column}"' for f in columns)
     row = "(" + ", ".join(["%s"] * len(columns)) + ")"
     values = ", ".join([row] * count)
