@@ -5,24 +5,29 @@
 
 Starts the web server as deployed (gunicorn with uvicorn workers, deploy/gunicorn.conf.py,
 `--workers` processes) on 127.0.0.1 with PostgreSQL and, unless `--no-redis`, a redis-server of
-its own on a free port for the cache (tokens, throttles) and the channel layer (pushes), signs
-up one guest per game, and plays `--games` hot-seat matches at once, one client thread per game
-with its own keep-alive connection: roll, then a random legal play taken from the roll's
-response, with the version it decided on (If-Match). A finished match is followed by a new one.
-After a short warm-up it measures for `--seconds`:
+its own on a free port for the cache (tokens, throttles) and the channel layer (pushes), and
+signs up one guest per client (`--games` clients), each with its own keep-alive connection,
+making one request at a time. Every client first sets up 12 hot-seat matches stopped at random
+points of a game (a roll to make, or a roll to play with its legal plays). After a short
+warm-up it measures four kinds of work:
 
-- moves per second (accepted plays; each is one checker play of a whole turn);
-- requests per second and latency p50 / p90 / p99 per request kind and overall (from the
-  client's side: queueing in the server included);
-- server CPU per command (roll or play; from /proc, every server process);
-- errors (anything but 200/201; a 409 would mean two writers raced, which cannot happen here).
+- playing (`--seconds`): every client plays a hot-seat match on: roll, then a random legal play
+  taken from the roll's response, with the version it decided on (If-Match); a finished match
+  is followed by a new one. Moves per second (accepted plays, each a whole turn), server CPU
+  per command (roll or play; from /proc, every server process), errors (anything but
+  200/201; a 409 would mean two writers raced, which cannot happen here);
+- reading states (`--state-seconds`): every client reads its set-up matches' states in turn
+  (`GET /matches/{id}`), the positions a client sees rather than one: server CPU per read;
+- the floor on the same stack (`--floor-seconds` each): a trivial DRF view (`GET /rules/levels`,
+  a constant list) with the client's token, and without one: what any request costs before it
+  does anything of its own.
 
-Then every client sets up 12 matches stopped at random points of a game (a roll to make, or
-a roll to play with its legal plays) and, for `--state-seconds`, reads their states in turn
-(`GET /matches/{id}`): server CPU per state read and its latency, over the positions a client
-sees rather than the one its last match stopped at. Last, the floor on the same stack, for
-`--floor-seconds` each: a trivial DRF view (`GET /rules/levels`, a constant list) with the
-client's token, and without one: what any request costs before it does anything of its own.
+The kinds take turns in slices (`--slice` seconds of the longest per turn, the others in
+proportion), so each is measured across the same minutes: this machine's speed drifts by tens
+of per cent from one minute to the next, and measured one after the other a kind's ratio to
+the floor moved with it. Between slices the clients stop and the last answers come in, so a
+slice's server CPU is its own requests'. Each kind reports requests per second and latency
+p50 / p90 / p99 per request kind (from the client's side: queueing in the server included).
 
 Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
 PostgreSQL server (default postgres://postgres@127.0.0.1:5432/tavla_api_bench); the database
@@ -230,41 +235,69 @@ class Client:
         return response.status, json.loads(raw) if raw else None, elapsed
 
 
+KINDS = ("play", "state", "floor", "floor_anonymous")
+"""What the clients do in a slice: commands (hot-seat matches played on), state reads, the
+trivial view with the token, and without one."""
+
+
 class Stats:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.latency: dict[str, list[float]] = defaultdict(list)
+        self.latency: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
         self.errors: dict[str, int] = defaultdict(int)
         self.moves = 0
         self.matches_finished = 0
         self.recording = False
-        self.phase = "play"
-        self.ready = 0  # clients whose state-phase matches are set up
+        self.phase = "setup"  # a kind, or "pause"
+        self.busy = 0  # clients between reading the phase and their request's answer
+        self.ready = 0  # clients whose state-read matches are set up
 
-    def record(self, kind: str, status: int, elapsed: float) -> None:
+    def record(self, phase: str, kind: str, status: int, elapsed: float) -> None:
+        """A request of `kind` (roll, play, create, ...) made in `phase`."""
         if not self.recording:
             return
         with self.lock:
-            self.latency[kind].append(elapsed)
+            self.latency[phase][kind].append(elapsed)
             if status not in (200, 201):
                 self.errors[f"{kind} {status}"] += 1
             elif kind == "play":
                 self.moves += 1
 
+    def begin(self) -> str:
+        """The phase a client acts in now; it counts as busy until `end`."""
+        with self.lock:
+            self.busy += 1
+            return self.phase
 
-def play_games(
+    def end(self) -> None:
+        with self.lock:
+            self.busy -= 1
+
+    def pause(self) -> None:
+        """Stop the clients between requests and wait for the last answers."""
+        with self.lock:
+            self.phase = "pause"
+        deadline = time.monotonic() + 120
+        while self.busy and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+
+def client_loop(
     port: int, token: str, seed: int, stats: Stats, stop: threading.Event, length: int
 ) -> None:
-    """One client thread: hot-seat matches back to back until `stop` is set. When
-    `stats.phase` turns to "state" it sets up `STATE_MATCHES` matches stopped at random points
-    of a game (a roll to make, or a roll to play with its legal plays) and then reads their
-    states in turn: the reads cover the positions a client sees, not one position."""
+    """One client thread. First it sets up `STATE_MATCHES` matches stopped at random points
+    of a game (a roll to make, or a roll to play with its legal plays); then, one request at
+    a time, it does what the phase asks: plays on its hot-seat match (roll, then a random
+    legal play with the version it decided on; a finished match is followed by a new one),
+    reads the states of its set-up matches in turn (the positions a client sees, not one
+    position), or calls the trivial view with or without its token."""
     rng = random.Random(seed)
     client = Client(port, token)
+    phase = "setup"
 
     def call(kind: str, method: str, path: str, body: Any = None, **headers: str) -> Any:
         status, data, elapsed = client.call(method, path, body, headers or None)
-        stats.record(kind, status, elapsed)
+        stats.record(phase, kind, status, elapsed)
         return status, data
 
     def advance(state: dict[str, Any], path: str) -> tuple[int, dict[str, Any]]:
@@ -277,22 +310,6 @@ def play_games(
             return call("roll", "POST", f"{path}/roll", {}, **if_match)
         return call("state", "GET", path)  # pragma: no cover - hot-seat always has an action
 
-    while not stop.is_set() and stats.phase == "play":
-        status, state = call(
-            "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
-        )
-        if status != 201:
-            time.sleep(0.5)
-            continue
-        path = f"/api/v1/matches/{state['id']}"
-        while not stop.is_set() and stats.phase == "play" and state["status"] == "active":
-            status, new = advance(state, path)
-            state = new if status == 200 else call("state", "GET", path)[1]
-        if state["status"] == "finished":
-            with stats.lock:
-                stats.matches_finished += 1
-
-    # the state phase: matches stopped at random points (set up before the measuring starts)
     paths = []
     for _ in range(STATE_MATCHES):
         status, state = call("setup", "POST", "/api/v1/matches", {"mode": "hotseat", "length": 7})
@@ -305,13 +322,46 @@ def play_games(
         paths.append(path)
     with stats.lock:
         stats.ready += 1
-    while not stop.is_set() and stats.phase == "state":
-        for path in paths:
-            call("state", "GET", path)
+
+    game: tuple[str, dict[str, Any]] | None = None  # the match played on, and its state
+    reads = 0
     while not stop.is_set():
-        # an empty value: the header is not sent
-        anonymous = {"Authorization": ""} if stats.phase == "floor_anonymous" else {}
-        call(stats.phase, "GET", "/api/v1/rules/levels", **anonymous)
+        phase = stats.begin()
+        try:
+            if phase == "play":
+                game = play_step(game, call, advance, length)
+                if game[1]["status"] == "finished":
+                    game = None
+                    with stats.lock:
+                        stats.matches_finished += 1
+            elif phase == "state":
+                call("state", "GET", paths[reads % len(paths)])
+                reads += 1
+            elif phase in ("floor", "floor_anonymous"):
+                # an empty value: the header is not sent
+                anonymous = {"Authorization": ""} if phase == "floor_anonymous" else {}
+                call(phase, "GET", "/api/v1/rules/levels", **anonymous)
+        finally:
+            stats.end()
+        if phase not in KINDS:
+            time.sleep(0.002)
+
+
+def play_step(
+    game: tuple[str, dict[str, Any]] | None, call: Any, advance: Any, length: int
+) -> tuple[str, dict[str, Any]]:
+    """One request of hot-seat play: a new match, or a command on the current one (after a
+    refused command, the state read again)."""
+    if game is None:
+        status, state = call(
+            "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
+        )
+        if status != 201:
+            raise RuntimeError(f"api_bench: creating a match answered {status}: {state}")
+        return f"/api/v1/matches/{state['id']}", state
+    path, state = game
+    status, new = advance(state, path)
+    return path, new if status == 200 else call("state", "GET", path)[1]
 
 
 STATE_MATCHES = 12  # per client, for the state reads
@@ -337,33 +387,55 @@ def latency_table(latency: dict[str, list[float]]) -> dict[str, Any]:
     return out
 
 
-def measure(stats: Stats, server: subprocess.Popen[bytes], seconds: float) -> dict[str, Any]:
-    """Record for `seconds`: the requests made, the server's CPU, the client's CPU."""
+def run_slices(
+    stats: Stats, server: subprocess.Popen[bytes], seconds: dict[str, float], rounds: int
+) -> dict[str, dict[str, Any]]:
+    """Measure each kind for its `seconds`, in `rounds` slices that take turns: the machine's
+    speed drifts from minute to minute, and every kind (the floors too) gets its share of
+    each minute, so their ratios hold. Between slices the clients stop and the last answers
+    come in, so the server's CPU of a slice is the CPU of that slice's requests."""
+    cpu: dict[str, float] = defaultdict(float)
+    elapsed: dict[str, float] = defaultdict(float)
+    client_cpu: dict[str, float] = defaultdict(float)
+    moves: dict[str, int] = defaultdict(int)
     with stats.lock:
         stats.latency.clear()
-        stats.moves = 0
-    stats.recording = True
-    t0 = time.perf_counter()
-    cpu0 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
-    time.sleep(seconds)
-    stats.recording = False
-    elapsed = time.perf_counter() - t0
-    cpu1 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+    for _ in range(rounds):
+        for kind in KINDS:
+            stats.pause()
+            with stats.lock:
+                moves_before = stats.moves
+            cpu0 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+            t0 = time.perf_counter()
+            stats.recording = True
+            with stats.lock:
+                stats.phase = kind
+            time.sleep(seconds[kind] / rounds)
+            stats.pause()
+            stats.recording = False
+            elapsed[kind] += time.perf_counter() - t0
+            cpu1 = server_cpu_seconds(server), resource.getrusage(resource.RUSAGE_SELF)
+            cpu[kind] += cpu1[0] - cpu0[0]
+            client_cpu[kind] += (
+                cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime
+            )
+            with stats.lock:
+                moves[kind] += stats.moves - moves_before
+    out = {}
     with stats.lock:
-        latency = {k: list(v) for k, v in stats.latency.items()}
-        moves = stats.moves
-    requests = sum(len(v) for v in latency.values())
-    return {
-        "seconds": round(elapsed, 1),
-        "requests": requests,
-        "requests_per_second": round(requests / elapsed, 1),
-        "moves_per_second": round(moves / elapsed, 1),
-        "server_cpu_ms_per_request": round((cpu1[0] - cpu0[0]) * 1000 / max(requests, 1), 2),
-        "client_cpu_seconds": round(
-            cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 1
-        ),
-        "latency_ms": latency_table(latency),
-    }
+        latency = {k: {kind: list(v) for kind, v in stats.latency[k].items()} for k in KINDS}
+    for kind in KINDS:
+        requests = sum(len(v) for v in latency[kind].values())
+        out[kind] = {
+            "seconds": round(elapsed[kind], 1),
+            "requests": requests,
+            "requests_per_second": round(requests / elapsed[kind], 1),
+            "moves_per_second": round(moves[kind] / elapsed[kind], 1),
+            "server_cpu_ms_per_request": round(cpu[kind] * 1000 / max(requests, 1), 2),
+            "client_cpu_seconds": round(client_cpu[kind], 1),
+            "latency_ms": latency_table(latency[kind]),
+        }
+    return out
 
 
 def main() -> int:
@@ -373,6 +445,9 @@ def main() -> int:
     parser.add_argument("--state-seconds", type=float, default=15.0)
     parser.add_argument("--floor-seconds", type=float, default=8.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--slice", type=float, default=3.0, help="seconds of the longest kind per turn"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-redis", action="store_true", help="no cache, no channel layer")
     parser.add_argument("--wsgi", action="store_true", help="serve WSGI (gthread) instead")
@@ -380,7 +455,6 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
-    seconds = min(args.seconds, 600.0)
 
     prepare_database(url)
     redis_port, redis = (None, None) if args.no_redis else start_redis()
@@ -398,7 +472,7 @@ def main() -> int:
             tokens.append(body["token"])
         threads = [
             threading.Thread(
-                target=play_games,
+                target=client_loop,
                 args=(port, token, i, stats, stop, args.length),
                 daemon=True,
             )
@@ -406,21 +480,27 @@ def main() -> int:
         ]
         for t in threads:
             t.start()
-        time.sleep(args.warmup)
-        load = os.getloadavg()
-        playing = measure(stats, server, seconds)
-        errors = dict(stats.errors)
-        stats.phase = "state"
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while stats.ready < len(threads) and time.monotonic() < deadline:
             time.sleep(0.1)
-        time.sleep(0.5)
-        reading = measure(stats, server, min(args.state_seconds, 600.0))
-        floors = {}
-        for phase in ("floor", "floor_anonymous"):
-            stats.phase = phase
-            time.sleep(1.0)
-            floors[phase] = measure(stats, server, min(args.floor_seconds, 600.0))
+        if stats.ready < len(threads):
+            sys.exit("api_bench: the clients' matches were not set up within 300 s")
+        for kind in KINDS:  # the warm-up: every kind, unrecorded
+            with stats.lock:
+                stats.phase = kind
+            time.sleep(args.warmup / len(KINDS))
+        load = os.getloadavg()
+        seconds = {
+            "play": min(args.seconds, 600.0),
+            "state": min(args.state_seconds, 600.0),
+            "floor": min(args.floor_seconds, 600.0),
+            "floor_anonymous": min(args.floor_seconds, 600.0),
+        }
+        rounds = max(1, round(max(seconds.values()) / args.slice))
+        measured = run_slices(stats, server, seconds, rounds)
+        playing, reading = measured["play"], measured["state"]
+        floors = {"floor": measured["floor"], "floor_anonymous": measured["floor_anonymous"]}
+        errors = dict(stats.errors)
         stop.set()
         for t in threads:
             t.join(30)
@@ -438,6 +518,7 @@ def main() -> int:
         f" {args.workers} workers, PostgreSQL"
         + ("" if args.no_redis else ", Redis cache and channel layer"),
         "load_average_at_start": [round(x, 2) for x in load],
+        "rounds": rounds,
         "cpus": os.cpu_count(),
         "playing": playing,
         "commands": commands,
