@@ -15,7 +15,8 @@
   process's cached view as the computer's turns and the clock's tasks are: events per second
   of time in the services) beside
   pgbench's rate of single-row INSERTs (one client, autocommit, a table shaped like the
-  events') in the same run.
+  events'), SECONDS each, taking turns of about 3 s so both are measured across the same
+  minutes.
 Targets: replay < 50 ms cold, command < 10 ms median (issue 3); the services' append rate at
 least 1:6 of pgbench's insert rate (issue 11).
 
@@ -207,30 +208,58 @@ VALUES (gen_random_uuid(), 1, 'rolled', '{"v": 1, "seat": 0, "dice": [6, 5]}', n
 """
 
 
-def append_rate(seconds: float, seed: int) -> tuple[float, int]:
-    """Events appended per second of time spent in the services: committed commands (and the
-    creation of each match), one client, one after another. The client's choice of a play
-    (the legal plays of its position, computed here by the rules) is its thinking time, not
-    the service's, and is left out."""
-    from matches import store
+class Appender:
+    """The services' side of the append rate: committed commands (and the creation of each
+    match), one client, one after another, in as many turns as asked. The client's choice of
+    a play (the legal plays of its position, computed here by the rules) is its thinking
+    time, not the service's, and is left out."""
 
-    def new_player(seed: int) -> tuple[Player, float]:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.events = 0  # of the finished matches
+        self.inside = 0.0  # seconds spent in the services
+        self.player = self.new_player()
+
+    def new_player(self) -> Player:
         started = time.perf_counter()
-        player = Player(seed, length=25, cube=False, double=0.0, take=1.0)
-        return player, time.perf_counter() - started
+        player = Player(self.seed + self.events, length=25, cube=False, double=0.0, take=1.0)
+        self.inside += time.perf_counter() - started
+        return player
 
-    player, inside = new_player(seed)
-    events = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        if player.over:
-            events += player.view.version
-            player, took = new_player(seed + events)
-            inside += took
-        inside += player.step()[1]
-    events += player.view.version
-    assert len(store.stored_events(player.match_id)) == player.view.version
-    return events / inside, events
+    def run(self, seconds: float) -> None:
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            if self.player.over:
+                self.events += self.player.view.version
+                self.player = self.new_player()
+            self.inside += self.player.step()[1]
+
+    def rate(self) -> tuple[float, int]:
+        """Events per second in the services, and the events appended."""
+        from matches import store
+
+        player = self.player
+        assert len(store.stored_events(player.match_id)) == player.view.version
+        events = self.events + player.view.version
+        return events / self.inside, events
+
+
+def rates_side_by_side(
+    url: str, seconds: float, seed: int, turn: float
+) -> tuple[float, int, float]:
+    """The services' append rate and pgbench's insert rate, `seconds` each, taking turns of
+    about `turn` seconds: the machine's speed drifts from minute to minute, and measured one
+    after the other the ratio moved with it. The services' events per second, their events,
+    and pgbench's INSERTs per second."""
+    turns = max(1, round(seconds / turn))
+    each = max(1, round(seconds / turns))  # pgbench counts whole seconds
+    appender = Appender(seed)
+    inserts = 0.0
+    for _ in range(turns):
+        appender.run(each)
+        inserts += pgbench_rate(url, each) * each
+    services, events = appender.rate()
+    return services, events, inserts / (turns * each)
 
 
 def pgbench_rate(url: str, seconds: float) -> float:
@@ -286,8 +315,9 @@ def main() -> None:
 
     if args.vs_pgbench:
         load = os.getloadavg()[0]
-        services, events = append_rate(args.vs_pgbench, args.seed + 500)
-        inserts = pgbench_rate(url, args.vs_pgbench)
+        services, events, inserts = rates_side_by_side(
+            url, args.vs_pgbench, args.seed + 500, turn=3.0
+        )
         if args.json:
             print(
                 json.dumps(
