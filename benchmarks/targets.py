@@ -70,8 +70,9 @@ def settle(limit: float = 90.0) -> float:
 
 
 def python_speed() -> float:
-    """Seconds of CPU for five million additions in a pure-Python loop: the machine's speed
-    for this code, to compare runs on different days (it was 0.44 to 0.81 s on 2026-12-01)."""
+    """Seconds of CPU for five million additions in a pure-Python loop: a yardstick of the
+    processor, to compare runs on different days (0.31 to 0.81 s on 2026-12-01). It does
+    not follow everything: a server's work (threads, sockets, memory) slowed more than it."""
     started = time.process_time()
     total = 0
     for n in range(5_000_000):
