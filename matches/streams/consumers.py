@@ -26,6 +26,7 @@ import json
 import logging
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -59,6 +60,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     token: str | None = None
     user: Any = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its `aclose_old_connections()` before every handler:
+        that is a hop to the process's one thread-sensitive sync thread for each frame a
+        client sends (and each connect and disconnect), to tidy connections this consumer
+        never uses. Its database work runs in `db.in_thread`, whose threads tidy their own."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.follows: dict[str, tuple[Follower, asyncio.Task[None]]] = {}

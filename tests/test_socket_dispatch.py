@@ -1,0 +1,60 @@
+"""A WebSocket frame reaches its handler without a hop to the process's sync thread.
+
+Channels' `AsyncConsumer.dispatch` awaits `aclose_old_connections()` before every handler:
+one `sync_to_async` call, on the one thread-sensitive thread of the process, per frame a
+client sends. `LiveConsumer` never uses that thread's connection (its database work runs in
+matches/streams/db.py's threads, which close their own), so its dispatch leaves the hop out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from matches.streams.consumers import LiveConsumer
+
+
+def dispatched(consumer: AsyncWebsocketConsumer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Dispatch a ping frame and a disconnect; what reached the handlers, and any hops (the
+    calls of channels' `close_old_connections`) are recorded in order."""
+    seen: list[str] = []
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: seen.append("hop"))
+
+    async def websocket_receive(message: dict[str, Any]) -> None:
+        seen.append(message["text"])
+
+    async def websocket_disconnect(message: dict[str, Any]) -> None:
+        seen.append(f"closed {message['code']}")
+
+    consumer.websocket_receive = websocket_receive  # type: ignore[method-assign]
+    consumer.websocket_disconnect = websocket_disconnect  # type: ignore[method-assign]
+
+    async def frames() -> None:
+        await consumer.dispatch({"type": "websocket.receive", "text": '{"type": "ping"}'})
+        await consumer.dispatch({"type": "websocket.disconnect", "code": 1000})
+
+    asyncio.run(frames())
+    return seen
+
+
+def test_frames_reach_their_handlers_without_a_hop(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert dispatched(LiveConsumer(), monkeypatch) == ['{"type": "ping"}', "closed 1000"]
+
+
+def test_channels_own_dispatch_hops_before_each_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the override saves (and that the test above would see a hop)."""
+
+    class Plain(AsyncWebsocketConsumer):
+        pass
+
+    seen = dispatched(Plain(), monkeypatch)
+    assert seen == ["hop", '{"type": "ping"}', "hop", "closed 1000"]
+
+
+def test_an_unknown_message_type_is_refused() -> None:
+    with pytest.raises(ValueError, match=re.escape("No handler for message type websocket.shout")):
+        asyncio.run(LiveConsumer().dispatch({"type": "websocket.shout"}))
