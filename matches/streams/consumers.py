@@ -27,6 +27,7 @@ import logging
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -64,12 +65,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every handler:
         that is a hop to the process's one thread-sensitive sync thread for each frame a
-        client sends (and each connect and disconnect), to tidy connections this consumer
+        client sends (and each connect and disconnect), to tidy a connection this consumer
         never uses. Its database work runs in `db.in_thread`, whose threads tidy their own."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own, without the same hop after `disconnect` (and without its groups:
+        this consumer has none)."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def connect(self) -> None:
         self.follows: dict[str, tuple[Follower, asyncio.Task[None]]] = {}
