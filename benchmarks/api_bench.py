@@ -310,6 +310,20 @@ def client_loop(
             return call("roll", "POST", f"{path}/roll", {}, **if_match)
         return call("state", "GET", path)  # pragma: no cover - hot-seat always has an action
 
+    def play_step(game: tuple[str, dict[str, Any]] | None) -> tuple[str, dict[str, Any]]:
+        """One request of hot-seat play: a new match, or a command on the current one (after
+        a refused command, the state read again)."""
+        if game is None:
+            status, state = call(
+                "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
+            )
+            if status != 201:
+                raise RuntimeError(f"api_bench: creating a match answered {status}: {state}")
+            return f"/api/v1/matches/{state['id']}", state
+        path, state = game
+        status, new = advance(state, path)
+        return path, new if status == 200 else call("state", "GET", path)[1]
+
     paths = []
     for _ in range(STATE_MATCHES):
         status, state = call("setup", "POST", "/api/v1/matches", {"mode": "hotseat", "length": 7})
@@ -329,7 +343,7 @@ def client_loop(
         phase = stats.begin()
         try:
             if phase == "play":
-                game = play_step(game, call, advance, length)
+                game = play_step(game)
                 if game[1]["status"] == "finished":
                     game = None
                     with stats.lock:
@@ -345,23 +359,6 @@ def client_loop(
             stats.end()
         if phase not in KINDS:
             time.sleep(0.002)
-
-
-def play_step(
-    game: tuple[str, dict[str, Any]] | None, call: Any, advance: Any, length: int
-) -> tuple[str, dict[str, Any]]:
-    """One request of hot-seat play: a new match, or a command on the current one (after a
-    refused command, the state read again)."""
-    if game is None:
-        status, state = call(
-            "create", "POST", "/api/v1/matches", {"mode": "hotseat", "length": length}
-        )
-        if status != 201:
-            raise RuntimeError(f"api_bench: creating a match answered {status}: {state}")
-        return f"/api/v1/matches/{state['id']}", state
-    path, state = game
-    status, new = advance(state, path)
-    return path, new if status == 200 else call("state", "GET", path)[1]
 
 
 STATE_MATCHES = 12  # per client, for the state reads

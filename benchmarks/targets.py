@@ -21,8 +21,8 @@ Targets (2-core machine): <= 3 ms per play and <= 1.5 ms per state read, append 
 the ratios to the floors measured in the same run say more than the milliseconds (the issue's
 3 and 1.5 ms were 4.3 and 2.1 times its machine's trivial view, 0.7 ms). Each step starts once
 the machine is quiet (90 % idle, or after 90 s); the table gives the load average and the idle
-share at each start, and the CPU time of a fixed pure-Python loop before and after, the
-machine's speed for this code (it varied twofold between sessions). `--quick`
+share at each start, and the CPU time of a fixed pure-Python loop before and after: a
+yardstick of the processor from day to day (the server's work varied more than it did). `--quick`
 shortens every step (a smoke run). Each step's full JSON is printed with `--json`.
 """
 
