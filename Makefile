@@ -20,9 +20,14 @@ $(INSTALLED): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
+# Web, worker and beat under supervisord (deploy/supervisord.conf): one that dies is restarted,
+# Ctrl-C stops all. BIND=host:port to serve elsewhere. collectstatic: with DEBUG=false the web
+# client's files are served from STATIC_ROOT only.
 run: $(INSTALLED)
 	$(PY) manage.py migrate --noinput
-	exec deploy/run-local.sh
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	BIND=$${BIND:-127.0.0.1:8000} TAVLA_VAR_DIR=$${TAVLA_VAR_DIR:-$(CURDIR)/var} \
+	  exec $(VENV)/bin/supervisord -c deploy/supervisord.conf
 
 test: $(INSTALLED)
 	@$(PY) -m tavla_project.dbcheck

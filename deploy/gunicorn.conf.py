@@ -41,3 +41,16 @@ def post_worker_init(worker: object) -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, GC_FULL_EVERY)
+
+
+def post_fork(server: object, worker: object) -> None:
+    """A worker dies with its master: if the master is killed (SIGKILL, OOM), the kernel sends
+    each worker SIGTERM, so no orphaned worker keeps serving on the old socket and the
+    supervisor's new master can bind it again (Linux's PR_SET_PDEATHSIG; elsewhere nothing)."""
+    import ctypes
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)

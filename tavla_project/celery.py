@@ -26,6 +26,18 @@ def heartbeat() -> str:
     return "ok"
 
 
+@app.task(name="tavla.prune_broker", ignore_result=True)
+def prune_broker() -> int:
+    """Scheduled by beat with the embedded broker: delete the messages it delivered over an
+    hour ago (the transport keeps them); how many went."""
+    from django.conf import settings
+
+    from .broker import prune
+
+    path = getattr(settings, "BROKER_FILE", None)
+    return prune(path) if path is not None else 0
+
+
 @worker_init.connect
 def load_computer_players(**_: object) -> None:
     """Load the computer's network before the first task, so its first move does not wait

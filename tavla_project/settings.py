@@ -1,7 +1,7 @@
 """Settings, all from environment variables (12-factor), read with django-environ.
 
 With no environment at all the service runs on one machine: SQLite in var/tavla.sqlite3 and a
-Celery broker on the filesystem under var/broker (no server needed). DATABASE_URL and
+Celery broker in the SQLite file var/broker.sqlite3 (no server needed). DATABASE_URL and
 CELERY_BROKER_URL switch to PostgreSQL and Redis or RabbitMQ. A `.env` file at the repository
 root is read if present. README.md lists every variable.
 """
@@ -12,12 +12,17 @@ import environ
 from corsheaders.defaults import default_headers as default_cors_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from . import broker
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"  # git-ignored: embedded database, broker folders, beat schedule
 
 env = environ.Env()
 if (BASE_DIR / ".env").is_file():
     environ.Env.read_env(BASE_DIR / ".env")
+
+# The embedded database and broker, the beat's schedule (git-ignored var/ unless TAVLA_VAR_DIR
+# says otherwise: benchmarks/soak.py runs a whole stack in a folder of its own).
+VAR_DIR = Path(env.str("TAVLA_VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEV_SECRET_KEY = "django-insecure-tavla-development-only"
 
@@ -246,22 +251,24 @@ LOGGING = {
 
 # --- Celery (read by tavla_project/celery.py through the CELERY_ namespace) ---------------------
 
-EMBEDDED_BROKER_URL = "filesystem://localhost/"  # the host part only keeps kombu quiet
-BROKER_DIR = VAR_DIR / "broker"
+# The embedded broker: kombu's SQLAlchemy transport on an SQLite file of its own (var/), safe
+# with web, worker and beat writing at once (tavla_project/broker.py says why; README "The
+# embedded broker" has the measurements).
+EMBEDDED_BROKER_URL = f"sqlite:///{VAR_DIR / 'broker.sqlite3'}"
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=EMBEDDED_BROKER_URL)
 if CELERY_BROKER_URL.startswith("filesystem:"):
-    # One folder is both the inbox and the outbox: every process produces and consumes there.
-    for sub in ("queue", "control", "processed"):
-        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "control_folder": str(BROKER_DIR / "control"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "store_processed": False,
-        "polling_interval": 0.5,
-    }
+    raise ImproperlyConfigured(
+        "CELERY_BROKER_URL=filesystem:// is not supported: kombu's filesystem transport lets a"
+        " worker read a message another process has not finished writing (celery/kombu#1551)."
+        " Leave CELERY_BROKER_URL unset for the embedded SQLite broker, or use Redis/RabbitMQ."
+    )
+BROKER_FILE = broker.sqlite_file(CELERY_BROKER_URL)
+if BROKER_FILE is not None:
+    broker.prepare(BROKER_FILE)
+    CELERY_BROKER_TRANSPORT = "tavla_project.broker:Transport"
+    # Given to SQLAlchemy's create_engine: a writer waits up to 30 s for the file's lock.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
 else:
     # Redis/SQS redeliver an unacknowledged task after this many seconds: no task may be
     # scheduled (ETA/countdown) further ahead than this.
@@ -297,6 +304,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("CELERY_HEARTBEAT_SECONDS", default=60.0),
     },
 }
+if BROKER_FILE is not None:
+    CELERY_BEAT_SCHEDULE["prune-broker"] = {
+        "task": "tavla.prune_broker",
+        "schedule": 3600.0,
+        "options": {"expires": 600},
+    }
 
 # What a committed append sets off (matches/store/committed.py): functions given a `Committed`.
 TAVLA_AFTER_COMMIT = [
@@ -363,6 +376,27 @@ if _clock_queue:
         "matches.enforce_clock": {"queue": _clock_queue},
         "matches.sweep_clocks": {"queue": _clock_queue},
     }
+
+# --- Follow-ups a crash may lose (README "What survives a crash") ------------------------------
+# The computer's turn: a match where the computer has been to act this long with nothing
+# written has lost its task; the sweeper (every TAVLA_COMPUTER_SWEEP_SECONDS) sends it again.
+TAVLA_COMPUTER_OWED_SECONDS = env.float("TAVLA_COMPUTER_OWED_SECONDS", default=3.0)
+TAVLA_COMPUTER_SWEEP_SECONDS = env.float("TAVLA_COMPUTER_SWEEP_SECONDS", default=2.0)
+CELERY_BEAT_SCHEDULE["computer-sweeper"] = {
+    "task": "matches.sweep_computer",
+    "schedule": TAVLA_COMPUTER_SWEEP_SECONDS,
+    "options": {"expires": max(TAVLA_COMPUTER_SWEEP_SECONDS * 3, 10.0)},
+}
+# Notices left unsent in the outbox by a process that died (matches/services/notices.py).
+CELERY_BEAT_SCHEDULE["notice-sweeper"] = {
+    "task": "matches.sweep_notices",
+    "schedule": env.float("TAVLA_NOTICE_SWEEP_SECONDS", default=2.0),
+    "options": {"expires": 10.0},
+}
+# Tests only: hold every committed command this many seconds before its after-commit hooks
+# (the computer's task, the clock's, the push) run, so a test can SIGKILL the web process
+# between the commit and the send (tests/crash).
+TAVLA_AFTER_COMMIT_TEST_PAUSE = env.float("TAVLA_AFTER_COMMIT_TEST_PAUSE", default=0.0)
 
 # --- Ratings and quick pairing (docs/ratings.md) ----------------------------------------------
 # Functions told of user notifications (matches/services/notices.py: a seek paired), each

@@ -25,11 +25,13 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 CELERY_TASK_ALWAYS_EAGER = False
 
 # Tasks the tests send stay in this process (kombu's in-memory transport): the development
-# broker under var/broker/ never receives the suite's messages. Tests that need a real worker
+# broker in var/broker.sqlite3 never receives the suite's messages. Tests that need a real worker
 # start one on a broker of their own (tests/clock/test_worker_clock.py,
 # tests/api/test_computer_worker.py).
 CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT = None  # not the embedded broker's (settings.py sets it for var/)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+BROKER_FILE = None
 
 # Async views' database work runs in the test's own thread and connection (matches/streams/db.py),
 # and Server-Sent Events streams end soon (the test client reads a stream to its end).

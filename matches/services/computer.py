@@ -10,8 +10,11 @@ ended is therefore harmless. Celery runs it (matches/tasks/computer.py).
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
+
+from django.db.models import Q
 
 import games.rules as rules
 from games import bots
@@ -22,6 +25,7 @@ from matches.store.dice import SECRET_DICE
 from matches.store.models import Match
 
 from . import play as commands
+from .ratings import COMPUTER_PREFIX
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +48,24 @@ def computer_to_act(view: MatchView) -> bool:
         return False
     seat = computer_seat(view)
     return seat is not None and state.to_act == seat
+
+
+def owed(now: datetime, idle: timedelta, limit: int = 200) -> list[UUID]:
+    """Matches against the computer where the computer is to act (the projection's `turn` is
+    the seat to act) and nothing was written for `idle`: the task of its turn was lost (the
+    web process died after the commit, the broker was down, the worker died mid-turn). The
+    sweeper sends their turns again; a turn already under way makes the repeat a no-op."""
+    computer_to_move = Q(turn=0, player0__username__startswith=COMPUTER_PREFIX) | Q(
+        turn=1, player1__username__startswith=COMPUTER_PREFIX
+    )
+    return list(
+        Match.objects.filter(
+            mode=Match.Mode.COMPUTER, status=Match.Status.ACTIVE, last_move_at__lte=now - idle
+        )
+        .filter(computer_to_move)
+        .order_by("last_move_at")
+        .values_list("id", flat=True)[:limit]
+    )
 
 
 def play_turns(match_id: UUID) -> int:

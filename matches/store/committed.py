@@ -10,6 +10,7 @@ facts. A hook that fails is logged; the command has already succeeded.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -46,6 +47,7 @@ def after_commit(committed: Committed) -> None:
 
 
 def run_hooks(committed: Committed) -> None:
+    _test_pause(committed)
     for hook in hooks():
         try:
             hook(committed)
@@ -53,3 +55,17 @@ def run_hooks(committed: Committed) -> None:
             logger.exception(
                 "after-commit hook %s failed for match %s", hook, committed.view.match_id
             )
+
+
+def _test_pause(committed: Committed) -> None:
+    """Tests only (TAVLA_AFTER_COMMIT_TEST_PAUSE seconds, default 0): wait between the commit
+    and the hooks, so a test can kill the process there and see the sweepers make up for it."""
+    pause = float(getattr(settings, "TAVLA_AFTER_COMMIT_TEST_PAUSE", 0) or 0)
+    if pause > 0:
+        logger.warning(
+            "TAVLA_AFTER_COMMIT_TEST_PAUSE: match %s v%s committed, hooks wait %.1f s",
+            committed.view.match_id,
+            committed.view.version,
+            pause,
+        )
+        time.sleep(pause)

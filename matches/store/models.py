@@ -554,3 +554,29 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"seek {self.id} of {self.user} ({self.status})"
+
+
+class OutboxNotice(models.Model):
+    """A notice owed to a user (matches/services/notices.py: "your seek was paired"), written in
+    the transaction that decided it, so a process that dies between the commit and the push
+    loses nothing: `sent_at` is set once a delivery ran, and the beat's sweeper delivers what
+    is still unsent a few seconds later. Delivery is at least once; the pushed notification
+    carries this row's id so a client drops a repeat."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    match_id = models.UUIDField(null=True, blank=True)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = (
+            models.Index(
+                fields=["created_at"], condition=Q(sent_at__isnull=True), name="outbox_unsent"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.kind} for user {self.user_id} ({'sent' if self.sent_at else 'owed'})"

@@ -74,7 +74,7 @@ def after_commit(committed: Committed) -> None:
 
 def notice(notice: Notice) -> None:
     """A `TAVLA_NOTIFY` hook: a notice decided outside a match's stream (a seek paired) goes
-    to the user's sockets as `{"type": "notification", "kind", "match", "version", ...}`."""
+    to the user's sockets as `{"type": "notification", "kind", "match", "version", "id", ...}`."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -84,6 +84,7 @@ def notice(notice: Notice) -> None:
         "match": notice.match_id,
         "version": notice.version,
         **notice.data,
+        "id": notice.id,  # the outbox row: a client that already heard it drops a repeat
     }
     message = {"type": "user.notification", "user": notice.user_id, "notification": note}
     send(layer, [(user_group(notice.user_id), message)])

@@ -1,9 +1,17 @@
 """Celery tasks (found by `app.autodiscover_tasks()` as `matches.tasks`): the clock's, the
-computer's and the seek queue's. They decide nothing themselves: each calls the services a
-human's request does."""
+computer's, the notices' outbox and the seek queue's. They decide nothing themselves: each
+calls the services a human's request does."""
 
 from .clock import enforce_clock, sweep_clocks
-from .computer import play_computer_turns
+from .computer import play_computer_turns, sweep_computer
+from .notices import sweep_notices
 from .seeks import sweep_seeks
 
-__all__ = ["enforce_clock", "play_computer_turns", "sweep_clocks", "sweep_seeks"]
+__all__ = [
+    "enforce_clock",
+    "play_computer_turns",
+    "sweep_clocks",
+    "sweep_computer",
+    "sweep_notices",
+    "sweep_seeks",
+]

@@ -31,6 +31,8 @@ from matches.services.deadlines import clocked, deadline_of, out_of_time
 from matches.store import load_view
 from matches.store.committed import Committed
 
+from .sending import send_now
+
 logger = logging.getLogger(__name__)
 
 ETA_MARGIN = timedelta(seconds=0.05)  # run just after the deadline, never before it
@@ -64,16 +66,7 @@ def send_enforce(match_id: str, version: int, deadline: datetime) -> bool:
     and the command that called this has committed already)."""
     now = timezone.now()
     eta = min(deadline + ETA_MARGIN, now + timedelta(seconds=max_eta()))
-    try:
-        with current_app.pool.acquire(block=True, timeout=2) as conn:
-            # One quick attempt: a broker that is down must not hold the player's response
-            # (kombu would otherwise keep retrying the connection for seconds).
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
-            enforce_clock.apply_async((match_id, version), eta=eta, retry=False, connection=conn)
-    except Exception:
-        logger.warning("clock task of match %s not sent: the sweeper will catch it", match_id)
-        return False
-    return True
+    return send_now(enforce_clock, (match_id, version), eta=eta)
 
 
 @shared_task(name="matches.enforce_clock", soft_time_limit=20, time_limit=30, **TASK_OPTIONS)
