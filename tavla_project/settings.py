@@ -393,10 +393,13 @@ CELERY_BEAT_SCHEDULE["notice-sweeper"] = {
     "schedule": env.float("TAVLA_NOTICE_SWEEP_SECONDS", default=2.0),
     "options": {"expires": 10.0},
 }
-# Tests only: hold every committed command this many seconds before its after-commit hooks
+# Tests only: hold every committed move this many seconds before its after-commit hooks
 # (the computer's task, the clock's, the push) run, so a test can SIGKILL the web process
 # between the commit and the send (tests/crash).
 TAVLA_AFTER_COMMIT_TEST_PAUSE = env.float("TAVLA_AFTER_COMMIT_TEST_PAUSE", default=0.0)
+# Tests only: the computer waits this long after each action of its turn (a test kills the
+# worker in the middle of the turn).
+TAVLA_COMPUTER_TEST_PAUSE = env.float("TAVLA_COMPUTER_TEST_PAUSE", default=0.0)
 
 # --- Ratings and quick pairing (docs/ratings.md) ----------------------------------------------
 # Functions told of user notifications (matches/services/notices.py: a seek paired), each

@@ -10,6 +10,7 @@ ended is therefore harmless. Celery runs it (matches/tasks/computer.py).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -68,8 +69,9 @@ def owed(now: datetime, idle: timedelta, limit: int = 200) -> list[UUID]:
     )
 
 
-def play_turns(match_id: UUID) -> int:
-    """Play every action the computer owes in this match now; return how many it made."""
+def play_turns(match_id: UUID, between: Callable[[], None] | None = None) -> int:
+    """Play every action the computer owes in this match now; return how many it made.
+    `between` (tests) is called after each action is stored."""
     done = 0
     for _ in range(MAX_ACTIONS):
         view = load_view(match_id)
@@ -90,6 +92,8 @@ def play_turns(match_id: UUID) -> int:
             logger.exception("computer move refused in match %s", match_id)
             break
         done += 1
+        if between is not None:
+            between()
     return done
 
 

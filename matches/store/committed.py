@@ -58,10 +58,11 @@ def run_hooks(committed: Committed) -> None:
 
 
 def _test_pause(committed: Committed) -> None:
-    """Tests only (TAVLA_AFTER_COMMIT_TEST_PAUSE seconds, default 0): wait between the commit
-    and the hooks, so a test can kill the process there and see the sweepers make up for it."""
+    """Tests only (TAVLA_AFTER_COMMIT_TEST_PAUSE seconds, default 0): after a committed move,
+    wait before the hooks, so a test can kill the process there and see the sweepers make up
+    for what the hooks would have sent."""
     pause = float(getattr(settings, "TAVLA_AFTER_COMMIT_TEST_PAUSE", 0) or 0)
-    if pause > 0:
+    if pause > 0 and any(event.type == "moved" for event in committed.events):
         logger.warning(
             "TAVLA_AFTER_COMMIT_TEST_PAUSE: match %s v%s committed, hooks wait %.1f s",
             committed.view.match_id,

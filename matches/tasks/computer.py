@@ -15,6 +15,8 @@ version it was decided on, so the second writer loses and looks again.
 
 from __future__ import annotations
 
+import logging
+import time
 from datetime import timedelta
 from uuid import UUID
 
@@ -26,6 +28,8 @@ from matches.services import computer
 from matches.store.committed import Committed
 
 from .sending import send_now
+
+logger = logging.getLogger(__name__)
 
 
 def after_commit(committed: Committed) -> None:
@@ -48,7 +52,7 @@ def after_commit(committed: Committed) -> None:
 )
 def play_computer_turns(match_id: str) -> int:
     """Play every action the computer owes in this match now; return how many it made."""
-    return computer.play_turns(UUID(str(match_id)))
+    return computer.play_turns(UUID(str(match_id)), between=_test_pause)
 
 
 @shared_task(name="matches.sweep_computer", ignore_result=True, soft_time_limit=50, time_limit=60)
@@ -60,3 +64,12 @@ def sweep_computer() -> int:
         if not send_now(play_computer_turns, (str(match_id),)):
             break  # the broker is down: the next sweep tries again
     return len(owed)
+
+
+def _test_pause() -> None:
+    """Tests only (TAVLA_COMPUTER_TEST_PAUSE seconds, default 0): wait after each action of the
+    computer's turn, so a test can kill the worker in the middle of the turn."""
+    pause = float(getattr(settings, "TAVLA_COMPUTER_TEST_PAUSE", 0) or 0)
+    if pause > 0:
+        logger.warning("TAVLA_COMPUTER_TEST_PAUSE: the computer's turn waits %.1f s", pause)
+        time.sleep(pause)
