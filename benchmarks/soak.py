@@ -248,13 +248,13 @@ def play_computer(client: Client, stop: threading.Event) -> None:
                 client.think()
                 state = client.command(match_id, state)
                 if state["status"] == "active" and state["to_act"]["who"] == "opponent":
-                    client.tally.add(computer_owed=1)
                     owed_at = time.monotonic()
                     state = wait_for_turn(client, match_id, state, stop)
                     if state["status"] != "active" or state["to_act"]["who"] == "you":
-                        client.tally.add(computer_waits=time.monotonic() - owed_at)
-                    else:
-                        client.tally.add(computer_unplayed=match_id)
+                        client.tally.add(computer_owed=1, computer_waits=time.monotonic() - owed_at)
+                    elif not stop.is_set():  # 60 s without the computer's turn
+                        client.tally.add(computer_owed=1, computer_unplayed=match_id)
+                    # else: the soak ended during the computer's turn (counted neither way)
                 continue
             state = wait_for_turn(client, match_id, state, stop)  # it won the opening roll
         if state["status"] != "active":

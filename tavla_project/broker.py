@@ -17,11 +17,15 @@ Two things are added to the transport, through its public surface:
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 from contextlib import closing
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
+from typing import Any
 
+from kombu import Connection
 from kombu.transport.sqlalchemy import Transport as SQLAlchemyTransport
 
 POLLING_INTERVAL = 0.05
@@ -40,12 +44,34 @@ def sqlite_file(url: str) -> Path | None:
     return Path(url[len(prefix) :]) if url.startswith(prefix) else None
 
 
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection to the broker's file (SQLAlchemy's `creator`): writers wait up to 30 s
+    for the lock, and a commit in WAL mode is not flushed to disk each time (synchronous =
+    NORMAL): a machine that loses power may lose the last messages, which the sweepers send
+    again, but no process crash loses any."""
+    db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def transport_options(path: Path) -> dict[str, Any]:
+    """The broker transport options (given to SQLAlchemy's create_engine by the transport)."""
+    return {"creator": partial(connect, path)}
+
+
 def prepare(path: Path) -> None:
-    """Create the folder and put the file in WAL mode (kept in the file once set): a commit
-    appends to the log instead of rewriting pages, and readers never wait for the writer."""
+    """Make the broker's file ready before any process uses it: WAL mode (kept in the file:
+    a commit appends to the log, and readers never wait for the writer), and the transport's
+    tables, created by kombu itself, one process at a time (web, worker and beat start
+    together, and two of them creating the tables at once fail with "table already exists")."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with closing(sqlite3.connect(path, timeout=30)) as db:
-        db.execute("PRAGMA journal_mode=WAL")
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with closing(sqlite3.connect(path, timeout=30)) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+        url = f"sqlite:///{path}"
+        with Connection(url, transport=Transport, transport_options=transport_options(path)) as c:
+            c.SimpleQueue("tavla.broker-ready").close()
 
 
 def prune(path: Path, older_than: timedelta = timedelta(hours=1)) -> int:

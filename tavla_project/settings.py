@@ -267,8 +267,7 @@ BROKER_FILE = broker.sqlite_file(CELERY_BROKER_URL)
 if BROKER_FILE is not None:
     broker.prepare(BROKER_FILE)
     CELERY_BROKER_TRANSPORT = "tavla_project.broker:Transport"
-    # Given to SQLAlchemy's create_engine: a writer waits up to 30 s for the file's lock.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
+    CELERY_BROKER_TRANSPORT_OPTIONS = broker.transport_options(BROKER_FILE)
 else:
     # Redis/SQS redeliver an unacknowledged task after this many seconds: no task may be
     # scheduled (ETA/countdown) further ahead than this.
