@@ -14,12 +14,12 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from .site import LIMITS, Site, client
 
 API = "/api/v1"
 TRAP = {"delay": 1, "reserve": 0, "max_move": 1, "reconnect": 60}
+
 
 def player(site: Site, account: Any) -> httpx.Client:
     return client(site.url, headers={"Authorization": f"Token {account.token}"})
