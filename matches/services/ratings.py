@@ -89,18 +89,23 @@ def clock_presets() -> dict[str, dict[str, int]]:
     return {"site": site, **dict(getattr(settings, "TAVLA_CLOCK_PRESETS", {}) or {})}
 
 
+def _seconds(clock: Mapping[str, Any]) -> dict[str, float]:
+    """Every field in seconds; one a clock leaves out is the site's (as the rules read it)."""
+    full = {**rules.SITE_CLOCK.to_json(), **clock}
+    return {k: float(full[k]) for k in CLOCK_FIELDS}
+
+
 def minimum_clock() -> dict[str, float]:
     """The shortest custom clock a rated match may have (TAVLA_RATED_MIN_CLOCK; the site's)."""
-    found = getattr(settings, "TAVLA_RATED_MIN_CLOCK", None) or rules.SITE_CLOCK.to_json()
-    return {k: float(found[k]) for k in CLOCK_FIELDS}
+    return _seconds(getattr(settings, "TAVLA_RATED_MIN_CLOCK", None) or {})
 
 
 def is_preset(clock: Mapping[str, Any] | None) -> bool:
     """The clock is one of the site's named clocks (not a creator's own)."""
     if clock is None:
         return False
-    mine = {k: float(clock[k]) for k in CLOCK_FIELDS}
-    return any(mine == {k: float(p[k]) for k in CLOCK_FIELDS} for p in clock_presets().values())
+    mine = _seconds(clock)
+    return any(mine == _seconds(p) for p in clock_presets().values())
 
 
 def clock_may_be_rated(clock: Mapping[str, Any] | None) -> bool:
@@ -111,8 +116,7 @@ def clock_may_be_rated(clock: Mapping[str, Any] | None) -> bool:
     if clock is None or is_preset(clock):
         return True
     least = minimum_clock()
-    for name in CLOCK_FIELDS:
-        value = float(clock[name])
+    for name, value in _seconds(clock).items():
         if name == "reconnect" and value == 0:
             continue
         if value < least[name]:
