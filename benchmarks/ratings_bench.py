@@ -11,6 +11,9 @@
 - quick pairing: `--seekers` threads post seeks at once (one connection each), `--rounds`
   times: seconds per round and pairs per second, and that every round paired everybody.
 
+The endings are instant forfeits, so the run sets TAVLA_RATED_MIN_MOVES=0 (and a pairs' cap
+that never refuses) unless they are set.
+
 DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/tavla_ratings_bench);
 the script creates and migrates that database when missing. What it writes stays there.
 """
@@ -142,6 +145,10 @@ def main() -> None:
     parser.add_argument("--seekers", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    # the endings are instant forfeits: no minimum of play, and the pairs' cap so high that
+    # its query runs and never refuses (docs/ratings.md, "Fair play")
+    os.environ.setdefault("TAVLA_RATED_MIN_MOVES", "0")
+    os.environ.setdefault("TAVLA_RATED_PAIR_PER_DAY", "1000000")
     from store_bench import prepare_database
 
     prepare_database(os.environ.get("DATABASE_URL", DEFAULT_URL))

@@ -420,6 +420,18 @@ TAVLA_SEEK_EXIT_LIMIT = env.int("TAVLA_SEEK_EXIT_LIMIT", default=3)
 TAVLA_SEEK_EXIT_WINDOW = env.float("TAVLA_SEEK_EXIT_WINDOW", default=24 * 3600.0)
 TAVLA_SEEK_EXIT_COOLDOWN = env.float("TAVLA_SEEK_EXIT_COOLDOWN", default=3600.0)
 TAVLA_SEEK_SWEEP_SECONDS = env.float("TAVLA_SEEK_SWEEP_SECONDS", default=2.0)
+# Fair play (docs/ratings.md "Which matches are rated"). A match is created rated only with a
+# clock of a preset (the site's, TAVLA_CLOCK_PRESETS) or one at least this long in each field
+# (JSON {"delay", "reserve", "max_move", "reconnect"} seconds; unset: the site's clock;
+# reconnect 0, the rule off, is always enough); a shorter custom clock makes it unrated.
+TAVLA_RATED_MIN_CLOCK = env.json("TAVLA_RATED_MIN_CLOCK", default=None)
+# A finished match counts only if each side played this many turns (moves or forced passes).
+TAVLA_RATED_MIN_MOVES = env.int("TAVLA_RATED_MIN_MOVES", default=3)
+# The same two players count at most this many rated matches per game in 24 hours (0: no cap).
+TAVLA_RATED_PAIR_PER_DAY = env.int("TAVLA_RATED_PAIR_PER_DAY", default=4)
+# The admin's rating pairs flag a pair with this many rated matches within this many days.
+TAVLA_RATING_PAIR_FLAG_MATCHES = env.int("TAVLA_RATING_PAIR_FLAG_MATCHES", default=6)
+TAVLA_RATING_PAIR_FLAG_DAYS = env.float("TAVLA_RATING_PAIR_FLAG_DAYS", default=7.0)
 CELERY_BEAT_SCHEDULE["seek-sweeper"] = {
     "task": "matches.sweep_seeks",
     "schedule": TAVLA_SEEK_SWEEP_SECONDS,

@@ -52,3 +52,11 @@ REST_FRAMEWORK = {
 }
 # Every in-process client is the same address: streams are capped in tests/security instead.
 TAVLA_STREAMS_PER_CLIENT = 100000
+
+# Fair play (docs/ratings.md): the suite's matches end at once (a forfeit, a resignation) and
+# the same players meet many times, to test the formula and the projection. The minimum of play
+# and the pairs' daily cap are tested with their own values (override_settings) in
+# tests/ratings/test_fair_play.py, and with the defaults against the deployed-like service
+# (tests/security/test_fair_play.py).
+TAVLA_RATED_MIN_MOVES = 0
+TAVLA_RATED_PAIR_PER_DAY = 0

@@ -133,6 +133,7 @@ TEMPLATES: dict[str, str] = {
     "no_player": N_("there is no player called %(name)s"),
     "seek_clock": N_("clock presets are %(presets)s"),
     "rated_online": N_("only online matches to a number of points are rated"),
+    "rated_clock": N_("a rated match needs a preset clock or one of at least %(minimum)s"),
     # imports (matches/interop/importing.py)
     "import_games": N_("the file has %(count)s games: at most %(max)s can be imported"),
     "import_actions": N_("the file has %(count)s moves and rolls: at most %(max)s can be imported"),

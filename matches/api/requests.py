@@ -335,8 +335,9 @@ class MatchCreateSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="Count it for the ratings (default: true for online match play, which is"
-        " rated when both players are registered players or bots); false: a friendly match."
-        " Hot-seat, computer and money play are never rated.",
+        " rated when both players are registered players or bots, unless a custom clock is"
+        " shorter than the rated minimum: then false, and true is a 400); false: a friendly"
+        " match. Hot-seat, computer and money play are never rated.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@
   between the two, wins, rating gained from each other).
 - Rating pairs (`pairs/`): every pair of players by rated matches between them, most first,
   with the rating the first gained from the second: two accounts feeding one another show
-  up at the top.
+  up at the top; pairs with many rated matches lately are flagged and listed first.
 - Rebuild (`rebuild/`): `services.ratings.rebuild` and the early exits, from the events.
 - Marking a match unrated is on the match's page (`services.ratings.mark_unrated`, an event).
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -127,11 +128,15 @@ def pairs_view(model_admin: Any, request: HttpRequest) -> Any:
     game = request.GET.get("game") or None
     if game not in (None, *(v.value for v in Variant)):
         game = None
+    flag_matches, flag_period = player_reads.pair_flag()
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": PlayerProfile._meta,
         "title": "Rating pairs: rated matches between two players",
         "pairs": list(player_reads.rating_pairs(game=game)[:PAIRS_SHOWN]),
+        "flag_matches": flag_matches,
+        "flag_days": flag_period.total_seconds() / 86400,
+        "pair_per_day": getattr(settings, "TAVLA_RATED_PAIR_PER_DAY", 4),
         "game": game or "",
         "games": [v.value for v in Variant],
     }

@@ -7,11 +7,13 @@ The ratings are the projection written by matches/services/ratings.py (docs/rati
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
+from django.utils import timezone
 
 from matches.store.models import EarlyExit, Match, PlayerProfile, PlayerRating, RatingChange, Seek
 
@@ -210,15 +212,35 @@ def seek_state(
 # -- for the admin: pairs of players -------------------------------------------------------------
 
 
-def rating_pairs(user: Any | None = None, *, game: str | None = None) -> QuerySet[Any]:
+def pair_flag() -> tuple[int, timedelta]:
+    """When the admin flags a pair: this many rated matches within this long (settings
+    TAVLA_RATING_PAIR_FLAG_MATCHES, TAVLA_RATING_PAIR_FLAG_DAYS; 0 matches: never)."""
+    matches = int(getattr(settings, "TAVLA_RATING_PAIR_FLAG_MATCHES", 6))
+    days = float(getattr(settings, "TAVLA_RATING_PAIR_FLAG_DAYS", 7.0))
+    return matches, timedelta(days=days)
+
+
+def rating_pairs(
+    user: Any | None = None, *, game: str | None = None, now: datetime | None = None
+) -> QuerySet[Any]:
     """Pairs of players by rated matches between them: how many, how many each won, and the
     rating the first gained from the second in them (the data to spot manipulation between
-    two accounts). With `user`: his opponents; without: every pair, most matches first."""
+    two accounts). With `user`: his opponents; without: every pair. `recent`: their rated
+    matches within the flag's period; `flagged`: as many as `pair_flag` says two accounts
+    trading rating have (flagged pairs first, then most matches)."""
+    threshold, period = pair_flag()
+    since = (now or timezone.now()) - period
     rows = RatingChange.objects.all()
     if game:
         rows = rows.filter(game=game)
     mine = Q(user=user) if user is not None else Q(user_id__lt=F("opponent_id"))
     rows = rows.filter(mine)
+    recent = Count("pk", filter=Q(finished_at__gte=since))
+    flagged = (
+        Case(When(recent__gte=threshold, then=Value(True)), default=Value(False))
+        if threshold > 0
+        else Value(False)
+    )
     return (
         rows.values("user_id", "user__username", "opponent_id", "opponent__username")
         .annotate(
@@ -226,6 +248,8 @@ def rating_pairs(user: Any | None = None, *, game: str | None = None) -> QuerySe
             wins=Count("pk", filter=Q(won=True)),
             losses=Count("pk", filter=Q(won=False)),
             gained=Sum(F("rating_after") - F("rating_before")),
+            recent=recent,
         )
-        .order_by("-matches", "user_id", "opponent_id")
+        .annotate(flagged=flagged)
+        .order_by("-flagged", "-matches", "user_id", "opponent_id")
     )

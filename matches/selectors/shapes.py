@@ -166,7 +166,9 @@ class Settings:
     rated: Annotated[
         bool,
         "Counts for the ratings when both players are rated (registered players, bots);"
-        " false: hot-seat, computer, money play, created unrated or marked unrated by staff.",
+        " false: hot-seat, computer, money play, a custom clock shorter than the rated"
+        " minimum, created unrated or marked unrated by staff. A rated match counts only"
+        " after a few turns of each side and within the pair's daily cap (docs/ratings.md).",
     ]
 
 

@@ -1,7 +1,9 @@
 """Early exits: players who leave online matches before moving (docs/ratings.md, "Abuse").
 
 An early exit is an online match with both seats taken that a player aborted (he may only
-before the first move), or lost on time or by forfeit without having moved. It is recorded
+before the first move), or lost on time or by forfeit without having moved, on one of the
+site's clocks: with a creator's own clock (not a preset) losing before the first move is the
+clock's doing, not the player's (a 1 s trap clock, issue 24), so it is no exit. It is recorded
 (`EarlyExit`) in the transaction that stores the end of the match, counted on the player's
 page and in the admin, and the seek queue refuses a player with too many recent ones
 (`refusal`). `rebuild` recomputes the records from the events.
@@ -21,6 +23,8 @@ import games.rules as rules
 from matches.store.models import EarlyExit, Match, MatchEvent
 from matches.store.replay import MatchView, replay
 from matches.store.streams import stored_events
+
+from .ratings import is_preset
 
 KINDS = {
     rules.EndedBy.ABORT: EarlyExit.Kind.ABORTED,
@@ -43,6 +47,8 @@ def early_exit(view: MatchView, actor_id: int | None, moved: set[int]) -> tuple[
         return actor_id, str(KINDS[state.ended_by])
     if state.winner is None:
         return None  # pragma: no cover - a timeout or forfeit has a winner
+    if created.clock is not None and not is_preset(created.clock):
+        return None  # the creator's own clock decided it
     loser = view.seats[1 - state.winner]
     if loser is None or loser.user_id is None or (1 - state.winner) in moved:
         return None

@@ -181,9 +181,11 @@ def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
         clock=old.clock,
         public=old.public,
         seat=seat,
-        rated=old_view.created.rated
-        if old_view.created and old.mode == Match.Mode.ONLINE
-        else None,
+        # a rated match's rematch is rated as the rules stand now (its clock may be no longer
+        # enough); an unrated one stays unrated
+        rated=None
+        if old_view.created is None or old_view.created.rated or old.mode != Match.Mode.ONLINE
+        else False,
     )
     online = old.mode == Match.Mode.ONLINE
     view = open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)

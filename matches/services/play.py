@@ -62,6 +62,13 @@ Decide = Callable[[MatchView, int], list[rules.Action]]
 Authorize = Callable[[Match], None]
 
 
+def rated_clock_text() -> str:
+    """Why a rated match refuses a custom clock: the minimum, in seconds."""
+    least = ratings.minimum_clock()
+    minimum = ", ".join(f"{k} {v:g} s" for k, v in least.items())
+    return f"a rated match needs a preset clock or one of at least {minimum}"
+
+
 def match_create(
     *,
     user: Any,
@@ -85,8 +92,9 @@ def match_create(
     """Open a match: online (waits for an opponent), hot-seat (one user, both seats) or
     against the computer (the computer's account takes the other seat).
 
-    `rated` (default: online match play) is recorded; whether the match counts for the
-    ratings also depends on its players (matches/services/ratings.py)."""
+    `rated` (default: online match play with a clock that may be rated) is recorded; whether
+    the match counts for the ratings also depends on its players and its play
+    (matches/services/ratings.py)."""
     now = now or timezone.now()
     if beavers:
         raise InvalidSettings("beavers", "beavers are not played on this site")
@@ -101,6 +109,10 @@ def match_create(
     may_rate = mode == Match.Mode.ONLINE and length > 0
     if rated and not may_rate:
         raise InvalidSettings("rated", "only online matches to a number of points are rated")
+    if may_rate and not ratings.clock_may_be_rated(clock):  # a trap clock rates nobody
+        if rated:
+            raise InvalidSettings("rated", rated_clock_text())
+        may_rate = False
     starter = next_game_starter or str(
         rules.MatchSettings(game=rules.Variant(game)).next_game_starter
     )

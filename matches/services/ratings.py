@@ -2,10 +2,13 @@
 
 A projection of the event streams (docs/ratings.md):
 
-- Rated: a finished online match to a number of points, created `rated` (the default) and
-  not marked unrated by staff, between two different accounts that were registered players
-  or bots when they sat down. It counts however it ended (points, resignation, dropped
-  double, time, forfeit). Unrated: aborted, hot-seat, computer, imported, money play, guests.
+- Rated: a finished online match to a number of points, created `rated` (the default, but
+  not with a custom clock shorter than the minimum: `clock_may_be_rated`) and not marked
+  unrated by staff, between two different accounts that were registered players or bots when
+  they sat down. It counts however it ended (points, resignation, dropped double, time,
+  forfeit), if each side played `TAVLA_RATED_MIN_MOVES` turns and the pair has not had
+  `TAVLA_RATED_PAIR_PER_DAY` counted matches in the 24 hours before (`FairPlay`). Unrated:
+  aborted, hot-seat, computer, imported, money play, guests.
 - Live: the command that stores the end of a rated match applies it in the same transaction
   (`lock_before_end` before its events are inserted, `on_match_end` after), so a rating is
   never lost (it commits with the event) nor counted twice (the end is stored once).
@@ -19,14 +22,16 @@ A projection of the event streams (docs/ratings.md):
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 import games.rules as rules
@@ -71,6 +76,109 @@ class Standing:
     last_match_at: datetime | None = None
 
 
+# -- fair play: the clock a rated match needs, the play it needs, the pairs' cap ------------------
+
+CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
+PAIR_WINDOW = timedelta(days=1)
+
+
+def clock_presets() -> dict[str, dict[str, int]]:
+    """The named clocks: the rules' site clock and any preset of the setting
+    TAVLA_CLOCK_PRESETS (quick pairing offers the same names)."""
+    site = {k: int(v) for k, v in rules.SITE_CLOCK.to_json().items()}
+    return {"site": site, **dict(getattr(settings, "TAVLA_CLOCK_PRESETS", {}) or {})}
+
+
+def _seconds(clock: Mapping[str, Any]) -> dict[str, float]:
+    """Every field in seconds; one a clock leaves out is the site's (as the rules read it)."""
+    full = {**rules.SITE_CLOCK.to_json(), **clock}
+    return {k: float(full[k]) for k in CLOCK_FIELDS}
+
+
+def minimum_clock() -> dict[str, float]:
+    """The shortest custom clock a rated match may have (TAVLA_RATED_MIN_CLOCK; the site's)."""
+    return _seconds(getattr(settings, "TAVLA_RATED_MIN_CLOCK", None) or {})
+
+
+def is_preset(clock: Mapping[str, Any] | None) -> bool:
+    """The clock is one of the site's named clocks (not a creator's own)."""
+    if clock is None:
+        return False
+    mine = _seconds(clock)
+    return any(mine == _seconds(p) for p in clock_presets().values())
+
+
+def clock_may_be_rated(clock: Mapping[str, Any] | None) -> bool:
+    """Whether a match with this clock may be rated. No clock: nobody can lose on time. A
+    preset: the site chose it. A custom clock: each field at least the minimum's (a
+    reconnect of 0 turns the forfeit rule off, which is never a trap). Else a creator could
+    set a clock his opponent loses on before he can move (issue 24: 1 s, no reserve)."""
+    if clock is None or is_preset(clock):
+        return True
+    least = minimum_clock()
+    for name, value in _seconds(clock).items():
+        if name == "reconnect" and value == 0:
+            continue
+        if value < least[name]:
+            return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class FairPlay:
+    """What a finished match needs to count beyond its settings and players (read from the
+    settings at each decision; `rebuild` uses them as they are when it runs)."""
+
+    min_moves: int = 3  # turns each side played (moves and forced passes)
+    pair_per_day: int = 4  # counted matches of one pair per game within 24 h (0: no cap)
+
+    @classmethod
+    def now(cls) -> FairPlay:
+        return cls(
+            min_moves=int(getattr(settings, "TAVLA_RATED_MIN_MOVES", 3)),
+            pair_per_day=int(getattr(settings, "TAVLA_RATED_PAIR_PER_DAY", 4)),
+        )
+
+    def enough_play(self, turns: Mapping[int, int]) -> bool:
+        """Each seat played `min_moves` turns: a match resigned at once rates nobody."""
+        return all(turns.get(seat, 0) >= self.min_moves for seat in (0, 1))
+
+    def pair_allows(self, earlier: Sequence[datetime], finished_at: datetime) -> bool:
+        """`earlier`: when the pair's counted matches of the game ended (before this one in
+        the ratings' order): fewer than `pair_per_day` within the 24 hours before."""
+        if self.pair_per_day <= 0:
+            return True
+        since = finished_at - PAIR_WINDOW
+        return sum(1 for at in earlier if at > since) < self.pair_per_day
+
+
+def pair_key(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def turns_of(events: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[int, int]:
+    """Turns played per seat, from (type, payload) of a stream's events."""
+    turns: dict[int, int] = {}
+    for kind, payload in events:
+        if kind in TURN_EVENTS:
+            seat = int(payload["seat"])
+            turns[seat] = turns.get(seat, 0) + 1
+    return turns
+
+
+TURN_EVENTS = ("moved", "passed")
+
+
+def stored_turns(match_id: UUID) -> dict[int, int]:
+    """Turns played per seat of a stored match (one grouped query)."""
+    rows = (
+        MatchEvent.objects.filter(match_id=match_id, type__in=TURN_EVENTS)
+        .values_list("payload__seat")
+        .annotate(n=Count("pk"))
+    )
+    return {int(seat): int(n) for seat, n in rows}
+
+
 # -- which matches are rated ---------------------------------------------------------------------
 
 
@@ -96,12 +204,21 @@ def seat_kind(seat: Seat, profiles: Mapping[int, str]) -> str:
     return "computer" if seat.name.startswith(COMPUTER_PREFIX) else "registered"
 
 
-def rated_result(view: MatchView, order: int, profiles: Mapping[int, str]) -> RatedResult | None:
-    """The rated result of a match at `view`, or None if the match is not rated (yet)."""
+def rated_result(
+    view: MatchView,
+    order: int,
+    profiles: Mapping[int, str],
+    turns: Mapping[int, int],
+    fair: FairPlay,
+) -> RatedResult | None:
+    """The rated result of a match at `view`, or None if the match is not rated (yet): its
+    settings and players, and enough play (`turns` per seat). The pairs' cap is the fold's."""
     state = view.state
     if state is None or not state.is_over or state.winner is None:
         return None
     if state.ended_by == rules.EndedBy.ABORT or not may_be_rated(view):
+        return None
+    if not fair.enough_play(turns):
         return None
     seats = [s for s in view.seats if s is not None]
     if any(seat_kind(s, profiles) not in RATED_KINDS for s in seats):
@@ -199,9 +316,20 @@ def on_match_end(view: MatchView) -> RatedResult | None:
         .values_list("id", flat=True)
         .get()
     )
-    result = rated_result(view, order, _unrecorded_kinds(view))
+    fair = FairPlay.now()
+    result = rated_result(view, order, _unrecorded_kinds(view), stored_turns(view.match_id), fair)
     if result is None:
         return None
+    if fair.pair_per_day > 0:  # the pair's counted matches before this one (the game's lock)
+        earlier = RatingChange.objects.filter(
+            game=result.game,
+            user_id=result.winner_id,
+            opponent_id=result.loser_id,
+            finished_at__gt=result.finished_at - PAIR_WINDOW,
+        ).values_list("finished_at", flat=True)
+        if not fair.pair_allows(list(earlier), result.finished_at):
+            logger.info("match %s not rated: the pair's daily cap", result.match_id)
+            return None
     players = (result.winner_id, result.loser_id)
     rows = PlayerRating.objects.filter(user_id__in=players, game=result.game)
     table = {row.user_id: _standing(row) for row in rows}
@@ -261,22 +389,32 @@ def rebuild(game: str | None = None) -> list[Rebuilt]:
 
 
 def _rebuild_game(game: str) -> Rebuilt:
-    results = sorted(rated_results(game), key=lambda r: r.order)
+    fair = FairPlay.now()
+    results = sorted(rated_results(game, fair), key=lambda r: r.order)
     table: dict[int, Standing] = {}
     history: list[RatingChange] = []
-    for result in results:
+    pairs: dict[tuple[int, int], list[datetime]] = {}
+    counted = 0
+    for result in results:  # the live order: each decision sees the pair's earlier ones
+        earlier = pairs.setdefault(pair_key(result.winner_id, result.loser_id), [])
+        if not fair.pair_allows(earlier, result.finished_at):
+            continue
+        earlier.append(result.finished_at)
         history += apply(table, result)
+        counted += 1
     RatingChange.objects.filter(game=game).delete()
     PlayerRating.objects.filter(game=game).delete()
     PlayerRating.objects.bulk_create(_row(uid, game, s) for uid, s in table.items())
     RatingChange.objects.bulk_create(history, batch_size=1000)
-    logger.info("ratings of %s rebuilt: %s matches, %s players", game, len(results), len(table))
-    return Rebuilt(game, len(results), len(table))
+    logger.info("ratings of %s rebuilt: %s matches, %s players", game, counted, len(table))
+    return Rebuilt(game, counted, len(table))
 
 
-def rated_results(game: str) -> list[RatedResult]:
-    """Every rated match of a game, read from the events. The Match rows only narrow the
+def rated_results(game: str, fair: FairPlay | None = None) -> list[RatedResult]:
+    """Every match of a game that counts by its settings, players and play, read from the
+    events (the pairs' cap is applied by the fold, in order). The Match rows only narrow the
     search (finished online match play): the replayed streams decide."""
+    fair = fair or FairPlay.now()
     candidates = list(
         Match.objects.filter(
             game=game, mode=Match.Mode.ONLINE, status=Match.Status.FINISHED, length__gte=1
@@ -290,8 +428,9 @@ def rated_results(game: str) -> list[RatedResult]:
         profiles = profile_kinds(
             s.user_id for v, _ in views.values() for s in v.seats if s is not None and not s.kind
         )
-        for view, order in views.values():
-            result = rated_result(view, order, profiles)
+        for mid, (view, order) in views.items():
+            turns = turns_of((e.type, e.payload) for _, e in streams[mid])
+            result = rated_result(view, order, profiles, turns, fair)
             if result is not None:
                 out.append(result)
     return out

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from matches.store.models import EarlyExit, Match, MatchEvent, PlayerProfile, RatingChange
@@ -101,6 +101,27 @@ def test_the_pairs_page_puts_the_busiest_pair_first(
         reverse("admin:matches_playerprofile_pairs") + "?game=long-nardy"
     )
     assert nardy.context["pairs"] == []
+
+
+def test_a_pair_trading_rating_often_is_flagged_on_both_pages(
+    reviewer_of_players: Client, league: dict[str, Any]
+) -> None:
+    """Issue 24, item 6: ana and ben met three times lately; with the flag at three they are
+    flagged on the pairs page and on ana's page, ben and cem (once) are not."""
+    url = reverse("admin:matches_playerprofile_pairs")
+    with override_settings(TAVLA_RATING_PAIR_FLAG_MATCHES=3):
+        page = reviewer_of_players.get(url)
+        rows = page.content.decode().split("<tr>")
+        (busy,) = [r for r in rows if ">ana<" in r and ">ben<" in r]
+        (quiet,) = [r for r in rows if ">ben<" in r and ">cem<" in r]
+        assert "flagged" in busy and "flagged" not in quiet
+        profile = PlayerProfile.objects.get(user=league["ana"])
+        mine = reviewer_of_players.get(
+            reverse("admin:matches_playerprofile_change", args=[profile.pk])
+        )
+        assert "flagged: 3 lately" in mine.content.decode()
+    with override_settings(TAVLA_RATING_PAIR_FLAG_MATCHES=4):
+        assert "flagged:" not in reviewer_of_players.get(url).content.decode()
 
 
 def test_a_moderator_marks_a_match_unrated(

@@ -271,3 +271,36 @@ def test_a_match_marked_unrated_shows_the_event_and_loses_its_ratings(make_playe
     conforms(state, "MatchState", schemas)
     assert state["settings"]["rated"] is False and state["status"] == "finished"
     assert ana.get(f"/players/{ana.username}").json()["ratings"] == []  # rebuilt without it
+
+
+TRAP = {"delay": 1, "reserve": 0, "max_move": 1, "reconnect": 60}
+
+
+def test_a_trap_clock_is_shown_unrated_where_a_joiner_looks(make_player, schemas) -> None:
+    """Issue 24, item 4: the create answer, the open challenges and the invite say the clock
+    and that the match is unrated, before anyone joins; asking rated with it is a 400 (in the
+    caller's language)."""
+    ana, ben = make_player("trap"), make_player()
+    made = create(ana, mode="online", length=3, clock=TRAP)
+    conforms(made, "MatchState", schemas)
+    assert made["settings"]["rated"] is False and made["settings"]["clock"] == TRAP
+    fair = create(ana, mode="online", length=3, clock="site")
+    assert fair["settings"]["rated"] is True
+    page = ben.get("/matches/challenges").json()
+    conforms(page, "MatchSummaryPage", schemas)
+    shown = {m["id"]: m["settings"] for m in page["results"]}
+    assert shown[made["id"]]["rated"] is False and shown[made["id"]]["clock"] == TRAP
+    assert shown[fair["id"]]["rated"] is True and shown[fair["id"]]["clock"]["delay"] == 12
+    invite = ben.get(f"/invites/{made['lobby']['invite_code']}").json()
+    conforms(invite, "MatchSummary", schemas)
+    assert invite["settings"]["rated"] is False and invite["settings"]["clock"] == TRAP
+    refused = ana.post("/matches", {"length": 3, "clock": TRAP, "rated": True})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert refused.json()["detail"]["rated"] == [
+        "a rated match needs a preset clock or one of at least delay 12 s, reserve 120 s,"
+        " max_move 60 s, reconnect 60 s"
+    ]
+    turkish = ana.post(
+        "/matches", {"length": 3, "clock": TRAP, "rated": True}, HTTP_ACCEPT_LANGUAGE="tr"
+    )
+    assert turkish.json()["detail"]["rated"][0].startswith("reytingli bir maç için")

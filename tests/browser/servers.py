@@ -87,6 +87,9 @@ class Site:
             "API_THROTTLE_ANON_READ": "100000/min",
             "API_THROTTLE_RULES": "100000/min",
             "TAVLA_STREAMS_PER_CLIENT": "100000",
+            # the pages' matches end at once (a resignation): as tavla_project/settings_test.py
+            "TAVLA_RATED_MIN_MOVES": "0",
+            "TAVLA_RATED_PAIR_PER_DAY": "0",
             "LOG_LEVEL": "WARNING",
         }
         if db.get("PASSWORD"):

@@ -15,7 +15,7 @@ from matches.store.dice import ScriptedDice
 from matches.store.models import Match, PlayerProfile, PlayerRating, RatingChange
 from matches.store.replay import MatchView
 
-CLOCK = {"delay": 10, "reserve": 60, "max_move": 60, "reconnect": 60}
+CLOCK = {"delay": 12, "reserve": 120, "max_move": 60, "reconnect": 60}  # the site's: rated
 
 
 def account(name: str, kind: str = "registered") -> Any:

@@ -40,6 +40,9 @@ LIMITS = {
     "TAVLA_STREAMS_MAX": "400",
     "TAVLA_IMPORT_MAX_ACTIONS": "500",
     "TAVLA_IMPORT_MAX_GAMES": "5",
+    # fair play (tests/security/test_fair_play.py): the pairs' daily cap and the admin's flag
+    "TAVLA_RATED_PAIR_PER_DAY": "2",
+    "TAVLA_RATING_PAIR_FLAG_MATCHES": "2",
 }
 
 

@@ -257,6 +257,9 @@ matches_challenges = extend_schema(
     tags=["lobby"],
     operation_id="matches_challenges",
     summary="Open challenges: online matches waiting for anyone to accept (join)",
+    description="Each with its clock (`settings.clock`) and whether it is rated"
+    " (`settings.rated`: a custom clock shorter than the rated minimum makes a match"
+    " unrated), for the joiner to see before he joins.",
     parameters=[rq.ChallengeQuerySerializer, *CURSOR],
     responses={200: PAGE, **errors("invalid_request", "not_found", "authentication_failed")},
 )
@@ -337,6 +340,8 @@ invite = extend_schema(
     tags=["lobby"],
     operation_id="invites_read",
     summary="The match an invite code (or link) belongs to",
+    description="Its settings say its clock (`settings.clock`) and whether it is rated"
+    " (`settings.rated`), before the invited player joins.",
     parameters=[INVITE_CODE],
     responses={
         200: serializer_for(MatchSummary),
