@@ -1,7 +1,7 @@
 """A few minutes of benchmarks/soak.py in the suite: the `make run` stack with its embedded
 defaults (SQLite, the SQLite broker, supervisord), played by guests against the computer, in
 hot-seat and in an online pair, with the worker and then the web process SIGKILLed on the way.
-The same checks as the full soak (30 minutes, quoted in docs/operations.md)."""
+The same checks as the full soak (30 minutes: README "The embedded stack")."""
 
 from __future__ import annotations
 
