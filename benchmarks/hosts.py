@@ -71,8 +71,15 @@ WEB_PORT = 8000
 LB_URL = f"http://{LB}"
 DB_NAME = "tavla_hosts"
 CLONE_NEWNET = 0x40000000
-# The short clock of the pairs that stop at the kill: they lose on time within seconds of it.
-SHORT_CLOCK = {"delay": 2, "reserve": 4, "max_move": 6, "reconnect": 120}
+
+
+def short_clock(think: float) -> dict[str, float]:
+    """The clock of the pairs that stop at the kill: they lose on time within seconds of it,
+    and not before (a move takes at most 1.5 x --think, plus the server's time under load)."""
+    delay = max(3, round(think * 2 + 1))
+    return {"delay": delay, "reserve": 4, "max_move": delay + 4, "reconnect": 120}
+
+
 EVENTS_OF_ACTION = {
     "roll": {"rolled", "opening_roll"},
     "play": {"moved"},
@@ -309,7 +316,7 @@ def start_stack(lab: Lab, args: argparse.Namespace, env: dict[str, str]) -> None
         "full_page_writes": "off",
         # A vanished host's sessions (no FIN ever comes) must not hold their row locks for the
         # kernel's two hours of TCP keep-alive: deploy/README.md "Several hosts".
-        "idle_in_transaction_session_timeout": "10s",
+        "idle_in_transaction_session_timeout": "5s",
         "tcp_keepalives_idle": "5",
         "tcp_keepalives_interval": "2",
         "tcp_keepalives_count": "3",
@@ -464,6 +471,7 @@ class Client:
         ] = []  # each socket: opened, server, subscribed, closed
         self.ws: Any = None
         self.done = False
+        self.playing = True
         self.keys = 0
         self.partner: Client | None = None
         self.invites: asyncio.Queue[str] = asyncio.Queue()
@@ -623,7 +631,8 @@ class Client:
             and self.index > self.partner.index
         ):
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(self.invites.get(), 30)
+                wait = max(1.0, min(30.0, self.run.end - time.time()))
+                return await asyncio.wait_for(self.invites.get(), wait)
             return None
         body: dict[str, Any] = {"mode": "hotseat", "length": 1}
         if self.kind == "computer":
@@ -634,7 +643,7 @@ class Client:
             body = {
                 "mode": "online",
                 "length": 1,
-                "clock": SHORT_CLOCK,
+                "clock": short_clock(self.run.args.think),
                 "public": False,
                 "rated": False,
             }
@@ -645,10 +654,19 @@ class Client:
             return None
         match = response.json()["id"]
         if self.partner is not None:  # the partner joins by the match's invite code
+            for _ in range(100):  # the partner has his account
+                if self.partner.token or not self.partner.playing:
+                    break
+                await asyncio.sleep(0.3)
+            if not self.partner.playing or not self.partner.token:
+                return None
             code = (response.json().get("lobby") or {}).get("invite_code")
-            joined = await self.partner.request(
-                "POST", f"/invites/{code}/join", {}, {"Idempotency-Key": uuid.uuid4().hex}
-            )
+            try:
+                joined = await self.partner.request(
+                    "POST", f"/invites/{code}/join", {}, {"Idempotency-Key": uuid.uuid4().hex}
+                )
+            except RuntimeError:  # the partner stopped (and closed his client) meanwhile
+                return None
             if joined is None or joined.status_code != 200:
                 return None
             await self.partner.invites.put(match)
@@ -657,6 +675,9 @@ class Client:
     async def play(self) -> None:
         import httpx
 
+        # Players arrive over --ramp seconds, not all in one instant.
+        first = min(self.index, self.partner.index) if self.partner else self.index
+        await asyncio.sleep(random.Random(first).uniform(0, self.run.args.ramp))
         self.http = httpx.AsyncClient(
             base_url=LB_URL,
             timeout=30,
@@ -681,7 +702,13 @@ class Client:
                 if final is not None:  # over: its last events must reach the socket too
                     await self.wait_seen(match, final, 30)
                     await self.unsubscribe(match)
-            # The run is over (or the kill stalled us): follow the last match to its end.
+            # The run is over (or the kill stalled us): follow the last match to its end, once
+            # the partner (online pairs) sends no more commands either.
+            self.playing = False
+            for _ in range(100):
+                if self.partner is None or not self.partner.playing:
+                    break
+                await asyncio.sleep(0.2)
             if self.matches:
                 await self.wait_settled(self.matches[-1])
         finally:
@@ -783,6 +810,9 @@ async def killer(lab: Lab, run: Run, victim: str) -> dict[str, Any]:
         ):
             break
         await asyncio.sleep(0.02)
+    taken_out = re.findall(
+        r"(?m)^Server web/(\w+) is DOWN, reason: Layer7", lab.logs["haproxy"].read_text()
+    )
     lab.link_down(victim)
     pids = lab.pids_in(victim)
     for pid in pids:
@@ -810,7 +840,14 @@ async def killer(lab: Lab, run: Run, victim: str) -> dict[str, Any]:
                     "eta": headers.get("eta"),
                 }
             )
-    return {"at": run.killed_at, "processes": len(pids), "held": tasks, "held_ids": held}
+    return {
+        "at": run.killed_at,
+        "processes": len(pids),
+        "held": tasks,
+        "held_ids": held,
+        # live servers the balancer took out before the kill (probes too slow under load)
+        "live_servers_taken_out": taken_out,
+    }
 
 
 # -- the checks --------------------------------------------------------------------------------
@@ -833,7 +870,9 @@ def percentiles(values: list[float]) -> dict[str, Any] | None:
     }
 
 
-def check(clients: list[Client], run: Run, kill: dict[str, Any], survivor: str) -> dict[str, Any]:
+def check(
+    clients: list[Client], run: Run, kill: dict[str, Any], survivor: str, redelivered: set[str]
+) -> dict[str, Any]:
     import psycopg
 
     failures: list[str] = []
@@ -952,7 +991,16 @@ def check(clients: list[Client], run: Run, kill: dict[str, Any], survivor: str) 
         if task["task"] == "matches.play_computer_turns":
             done = [at for at, e in later if e in ("rolled", "moved", "opening_roll", "passed")]
             after = round(done[0] - killed_at, 2) if done else None
-            pickups.append({"task": "computer", "match": match, "played_after_kill_s": after})
+            pickups.append(
+                {
+                    "task": "computer",
+                    "match": match,
+                    "played_after_kill_s": after,
+                    # the same message delivered again to the other worker (the broker's
+                    # visibility timeout), rather than a new one (a sweeper)
+                    "redelivered": task["id"] in redelivered,
+                }
+            )
             if after is None or after > bound:
                 failures.append(
                     f"the computer turn of {match} held by the dead worker: "
@@ -1009,8 +1057,10 @@ def check(clients: list[Client], run: Run, kill: dict[str, Any], survivor: str) 
         out = [at for seq, (e, _, _, at) in events.items() if e == "timed_out"]
         if not out:
             failures.append(f"the staller match {c.matches[-1]} did not time out")
-        else:
+        elif out[0] >= killed_at:  # its deadline fell after the kill
             timeouts.append(round(out[0] - killed_at, 2))
+    if stallers and not timeouts:
+        failures.append("no clocked match was still running at the kill")
     if unresolved:
         failures.append(f"{unresolved} commands got no answer within 90 s")
     return {
@@ -1076,6 +1126,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=90.0, help="of play, the kill included")
     parser.add_argument("--kill-at", type=float, default=0.4, help="fraction of --seconds")
     parser.add_argument("--think", type=float, default=2.0, help="seconds before each command")
+    parser.add_argument(
+        "--ramp", type=float, default=15.0, help="seconds over which players arrive"
+    )
     parser.add_argument("--level", default="network", help="the computer's level")
     parser.add_argument("--web-concurrency", type=int, default=2)
     parser.add_argument("--worker-concurrency", type=int, default=2)
@@ -1127,7 +1180,8 @@ def main() -> int:
             k: sum(c.kind == k for c in clients)
             for k in ("hotseat", "computer", "online", "staller")
         }
-        report.update(check(clients, run, kill, "web2"))
+        redelivered = set(worker_tasks(lab.logs["web2-worker"])[0])
+        report.update(check(clients, run, kill, "web2", redelivered))
         if args.keep:  # every client's sockets, acknowledgements and events, for a post-mortem
             detail = [
                 {
@@ -1145,6 +1199,7 @@ def main() -> int:
                 json.dumps({"kill": kill, "clients": detail}, default=str)
             )
         report["kill_at_s"] = round(kill["at"] - run.t0, 1)
+        report["live_servers_taken_out_before_kill"] = kill["live_servers_taken_out"]
     except KeyboardInterrupt:
         interrupted = True
         report.update(ok=False, failures=["interrupted"])
