@@ -2,7 +2,7 @@
 
 Runs benchmarks/hosts.py, shortened: network namespaces for a data host (PostgreSQL and Redis
 of its own), two web hosts (web process and Celery worker each), an HAProxy balancer with
-deploy/haproxy.cfg and 24 playing clients; web1 is killed (link cut, processes SIGKILLed)
+deploy/haproxy.cfg and 28 playing clients; web1 is killed (link cut, processes SIGKILLed)
 in the middle. The script checks everything itself and exits 1 on any failure; this test also
 reads its report, so a check that stopped measuring (no client on the dead host, no task held
 by the dead worker) fails here too. Needs root, iproute2, haproxy, redis-server and PostgreSQL's
@@ -44,7 +44,7 @@ def test_a_web_host_killed_under_play_loses_nothing() -> None:
     if reason:
         pytest.skip(reason)
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--clients", "24", "--seconds", "45", "--think", "1",
+        [sys.executable, str(SCRIPT), "--clients", "28", "--seconds", "45", "--think", "1",
          "--kill-at", "0.4", "--web-concurrency", "1", "--settle", "40"],
         cwd=ROOT, capture_output=True, text=True, timeout=420,
     )  # fmt: skip
