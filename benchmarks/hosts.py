@@ -35,7 +35,7 @@ acknowledged one); each client saw every event of its matches in order, no gap, 
 the same as the store; every socket opened after the kill is served by the survivor, with the time
 each client needed to resume (p50/p99); the computer turns and clock tasks its worker held
 (its log, and the broker's unacknowledged messages) are finished by the other worker in a
-bound.
+bound; the web processes saw each client's own address (X-Forwarded-For).
 
 Everything it started is stopped and the namespaces deleted at the end, also on a failure or
 Ctrl-C; names carry a random run id, so two runs never collide.
@@ -1092,6 +1092,11 @@ def check(
         failures.append("no clocked match was still running at the kill")
     if unresolved:
         failures.append(f"{unresolved} commands got no answer within 90 s")
+    own = {c.address for c in clients}
+    if set(kill["addresses"]) != own:
+        failures.append(
+            f"the web processes saw the addresses {kill['addresses'][:5]}..., not the clients' own"
+        )
     return {
         "ok": not failures,
         "failures": failures,
@@ -1123,6 +1128,7 @@ def check(
         },
         "dead_worker": {"held": len(kill["held_ids"]), "picked_up": pickups, "bound_s": bound},
         "stallers_timed_out_after_kill_s": timeouts,
+        "client_addresses_seen": len(kill["addresses"]),
     }
 
 
@@ -1136,13 +1142,26 @@ async def play_all(lab: Lab, args: argparse.Namespace) -> tuple[list[Client], Ru
     for a, b in zip(paired[::2], paired[1::2], strict=True):
         a.partner, b.partner = b, a
     kill_task = asyncio.create_task(killer(lab, run, clients))
+    addresses_task = asyncio.create_task(addresses_seen(run))
     players = [asyncio.create_task(c.play()) for c in clients]
     results = await asyncio.gather(*players, return_exceptions=True)
     for c, result in zip(clients, results, strict=True):
         if isinstance(result, BaseException):
             log(f"client {c.index} ({c.kind}) failed: {result!r}")
     kill = await kill_task
+    kill["addresses"] = await addresses_task
     return clients, run, kill
+
+
+async def addresses_seen(run: Run) -> list[str]:
+    """The client addresses the web processes saw, from their sign-up throttle's counters in
+    Redis (one per address, kept two minutes): X-Forwarded-For, appended by the balancer and
+    believed from it only (TRUSTED_PROXIES), must give each client's own."""
+    import redis
+
+    await asyncio.sleep(run.args.ramp + 5)
+    keys = redis.Redis(host=DATA, port=6379, db=1).keys("*throttle_auth_*")
+    return sorted({k.decode().split("throttle_auth_", 1)[1].split(":")[0] for k in keys})
 
 
 def load() -> dict[str, Any]:

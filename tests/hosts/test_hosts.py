@@ -67,6 +67,7 @@ def test_a_web_host_killed_under_play_loses_nothing() -> None:
     computer = [p for p in report["dead_worker"]["picked_up"] if p["task"] == "computer"]
     assert computer and all(p["played_after_kill_s"] is not None for p in computer)
     assert report["stallers_timed_out_after_kill_s"], "no clocked match timed out after the kill"
+    assert report["client_addresses_seen"] == 28  # X-Forwarded-For: each client's own address
     # nothing of the run is left behind
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert f"tavla-{report['run']}-" not in listed
