@@ -796,6 +796,21 @@ RECEIVED = re.compile(r"Task (matches\.[\w.]+)\[([0-9a-f-]+)\] received")
 FINISHED = re.compile(r"Task (matches\.[\w.]+)\[([0-9a-f-]+)\] (succeeded|failed|raised|retry)")
 
 
+STAMPED = re.compile(
+    r"(?m)^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d+): \w+/MainProcess\] "
+    r"Task [\w.]+\[([0-9a-f-]+)\] received"
+)
+
+
+def received_at(path: Path) -> dict[str, list[float]]:
+    """When the worker received each task (its log's local times; the hosts share a clock)."""
+    out: dict[str, list[float]] = defaultdict(list)
+    for m in STAMPED.finditer(path.read_text(errors="replace")):
+        at = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")) + int(m.group(2)) / 1000
+        out[m.group(3)].append(at)
+    return out
+
+
 def worker_tasks(path: Path) -> tuple[dict[str, str], set[str]]:
     text = path.read_text(errors="replace")
     received = {m.group(2): m.group(1) for m in RECEIVED.finditer(text)}
@@ -827,7 +842,11 @@ async def killer(lab: Lab, run: Run, clients: list[Client]) -> dict[str, Any]:
             f.seek(offset)
             chunk = f.read()
             offset = f.tell()
-        pending |= {m.group(2) for m in RECEIVED.finditer(chunk) if "computer" in m.group(1)}
+        pending |= {
+            m.group(2)
+            for m in RECEIVED.finditer(chunk)
+            if m.group(1) == "matches.play_computer_turns"
+        }
         pending -= {m.group(2) for m in FINISHED.finditer(chunk)}
         if pending:
             break
@@ -894,7 +913,11 @@ def percentiles(values: list[float]) -> dict[str, Any] | None:
 
 
 def check(
-    clients: list[Client], run: Run, kill: dict[str, Any], survivor: str, redelivered: set[str]
+    clients: list[Client],
+    run: Run,
+    kill: dict[str, Any],
+    survivor: str,
+    redelivered: dict[str, list[float]],
 ) -> dict[str, Any]:
     import psycopg
 
@@ -1004,6 +1027,11 @@ def check(
     # 4. what the dead worker held is done by the other one
     bound = run.args.pickup_bound
     pickups = []
+
+    def again(task_id: str) -> float | None:
+        times = [at - killed_at for at in redelivered.get(task_id, []) if at >= killed_at - 1]
+        return round(times[0], 2) if times else None
+
     for task in {(t["task"], t["args"]): t for t in kill["held"]}.values():
         ids = re.findall(r"[0-9a-f]{8}-[0-9a-f-]{27}", task["args"] or "")
         if not ids:
@@ -1026,8 +1054,9 @@ def check(
                     "match": match,
                     "played_after_kill_s": after,
                     # the same message delivered again to the other worker (the broker's
-                    # visibility timeout), rather than a new one (a sweeper)
-                    "redelivered": task["id"] in redelivered,
+                    # visibility timeout), how long after the kill; a turn played before
+                    # that was sent again by a sweeper (a new message)
+                    "same_message_to_other_worker_after_s": again(task["id"]),
                 }
             )
             if after is None or after > bound:
@@ -1228,7 +1257,7 @@ def main() -> int:
             k: sum(c.kind == k for c in clients)
             for k in ("hotseat", "computer", "online", "staller")
         }
-        redelivered = set(worker_tasks(lab.logs[f"{run.survivor}-worker"])[0])
+        redelivered = received_at(lab.logs[f"{run.survivor}-worker"])
         report["killed"] = run.victim
         report.update(check(clients, run, kill, run.survivor, redelivered))
         if args.keep:  # every client's sockets, acknowledgements and events, for a post-mortem
