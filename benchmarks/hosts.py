@@ -37,8 +37,11 @@ each client needed to resume (p50/p99); the computer turns and clock tasks its w
 (its log, and the broker's unacknowledged messages) are finished by the other worker in a
 bound; the web processes saw each client's own address (X-Forwarded-For).
 
-Everything it started is stopped and the namespaces deleted at the end, also on a failure or
-Ctrl-C; names carry a random run id, so two runs never collide.
+Everything it started is stopped and the namespaces deleted at the end, also on a failure,
+Ctrl-C or SIGTERM; names carry a random run id (`tavla-<id>-<host>`), so two runs never
+collide. Only a run killed with SIGKILL leaves them: `ip netns pids tavla-<id>-<host>` lists
+what still runs in one, `ip netns del` removes it. The logs of a failed run (or with --keep)
+stay in the directory the report names.
 """
 
 from __future__ import annotations
