@@ -122,6 +122,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
+    # The cache is never waited for long (matches/api/cacheguard.py: a Redis that hangs is an
+    # outage, skipped for a few seconds like one that refuses connections).
+    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("socket_timeout", _cache_timeout)
+    CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", _cache_timeout)
 # Tokens' accounts are kept in this cache (matches/api/authentication.py) only when every process
 # shares it (Redis): a logout must reach them all at once. Empty: read the database each time.
 _SHARED_CACHE = not CACHES["default"]["BACKEND"].endswith(("LocMemCache", "DummyCache"))
