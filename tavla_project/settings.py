@@ -185,6 +185,9 @@ REST_FRAMEWORK = {
         # Reads without a token, per client address; the stateless rules service, per
         # account or address (it computes: 1,749 plays of one position are 240 ms of CPU).
         "anon_read": env.str("API_THROTTLE_ANON_READ", default="300/min"),
+        # Reads with a guest's token, per client address too (guests are free: one address
+        # taking new ones must not read without bound).
+        "guest_read": env.str("API_THROTTLE_GUEST_READ", default="600/min"),
         "rules": env.str("API_THROTTLE_RULES", default="120/min"),
     },
     "DEFAULT_THROTTLE_CLASSES": ["matches.api.throttling.AnonReadThrottle"],

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
@@ -95,6 +96,12 @@ def issue_token(user: Any) -> str:
     return key
 
 
+def is_guest_token(token: Any) -> bool:
+    """The token of a guest account (its kind is read with the token, and cached with it: a
+    guest who registers is saved, which drops the cached copy)."""
+    return getattr(token, "account_kind", None) == "guest"
+
+
 def revoke_all(user: Any) -> int:
     """Logout everywhere: every token of the account (the cache forgets each at once)."""
     deleted, _ = ApiToken.objects.filter(user=user).delete()
@@ -126,7 +133,12 @@ class TokenAuthentication(authentication.BaseAuthentication):
         if cached is not None:
             user, token = cached
         else:
-            token = ApiToken.objects.select_related("user").filter(digest=token_digest).first()
+            token = (
+                ApiToken.objects.select_related("user")
+                .annotate(account_kind=F("user__tavla_profile__kind"))  # guest_kind()
+                .filter(digest=token_digest)
+                .first()
+            )
             if token is None:
                 raise exceptions.AuthenticationFailed("Invalid token.")
             user = token.user
