@@ -165,8 +165,9 @@ class Settings:
     public: bool
     rated: Annotated[
         bool,
-        "Counts for the ratings when both players are rated (registered players, bots);"
-        " false: hot-seat, computer, money play, created unrated or marked unrated by staff.",
+        "Whether the match will count for the ratings: created rated and every player seated"
+        " rated (registered players, bots; an empty seat may still get one). False: hot-seat,"
+        " computer, money play, a guest in a seat, created unrated or marked unrated by staff.",
     ]
 
 
