@@ -6,6 +6,7 @@ CELERY_BROKER_URL switch to PostgreSQL and Redis or RabbitMQ. A `.env` file at t
 root is read if present. README.md lists every variable.
 """
 
+import warnings
 from pathlib import Path
 
 import environ
@@ -161,7 +162,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = DEBUG  # serve app static files without collectstatic in development
+# The files collectstatic gathered (compressed), else the apps' own: without collectstatic (a
+# checkout run with DEBUG=false) the web client still gets its scripts, and the start-up says
+# so once (tavla_project/asgi.py; the image runs collectstatic when it is built).
+STATIC_COLLECTED = Path(STATIC_ROOT).is_dir()
+WHITENOISE_USE_FINDERS = DEBUG or not STATIC_COLLECTED
+if not STATIC_COLLECTED:  # WhiteNoise's own warning, twice per process: asgi.py says it once
+    warnings.filterwarnings("ignore", "No directory at", UserWarning)
 
 # --- REST API (matches/api; README "API") ---------------------------------------------------------
 
