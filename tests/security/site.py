@@ -33,6 +33,7 @@ BIN = Path(sys.executable).parent
 LIMITS = {
     "API_THROTTLE_AUTH": "8/min",
     "API_THROTTLE_ANON_READ": "40/min",
+    "API_THROTTLE_GUEST_READ": "60/min",
     "API_THROTTLE_RULES": "10/min",
     "AXES_FAILURE_LIMIT": "5",
     "AXES_COOLOFF_MINUTES": "15",
@@ -40,6 +41,7 @@ LIMITS = {
     "TAVLA_STREAMS_MAX": "400",
     "TAVLA_IMPORT_MAX_ACTIONS": "500",
     "TAVLA_IMPORT_MAX_GAMES": "5",
+    "WEB_HEADER_TIMEOUT": "3",
 }
 
 
