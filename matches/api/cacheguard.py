@@ -96,7 +96,7 @@ class Guard:
         if first:
             logger.error(
                 "cache %r unreachable (%r): tokens are read from the database and throttles "
-                "count per process; trying it again every %.0f s",
+                "count per process; trying it again every %g s",
                 self.alias,
                 exc,
                 PAUSE,
