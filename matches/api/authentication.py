@@ -135,7 +135,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         else:
             token = (
                 ApiToken.objects.select_related("user")
-                .annotate(account_kind=F("user__tavla_profile__kind"))  # guest_kind()
+                .annotate(account_kind=F("user__tavla_profile__kind"))  # is_guest_token()
                 .filter(digest=token_digest)
                 .first()
             )
