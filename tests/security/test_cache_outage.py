@@ -163,7 +163,7 @@ def test_a_hung_cache_is_skipped_and_a_logout_during_it_holds(cs: CacheSite, acc
             for _ in range(20):
                 assert http.get(f"{API}/me", headers=auth).status_code == 200
             twenty = time.monotonic() - start
-        assert twenty < 20 * 0.5 / 2, twenty
+        assert twenty < 20 * 0.5 * 0.75, twenty  # waiting for Redis each time: 10 s and more
         with client(site.urls[1]) as http:
             assert http.post(f"{API}/auth/logout", json={}, headers=auth).status_code == 204
         for url in site.urls:
