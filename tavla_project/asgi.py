@@ -12,6 +12,7 @@ deploy/gunicorn.conf.py).
   connections between requests.
 """
 
+import logging
 import os
 from functools import lru_cache
 from inspect import iscoroutinefunction
@@ -34,6 +35,14 @@ from matches.streams.routing import websocket_urlpatterns  # noqa: E402
 from tavla_project.wsgi_pool import WsgiPool  # noqa: E402
 
 dbhealth.connect()  # health checks only on idle database connections
+
+if not settings.DEBUG and not settings.STATIC_COLLECTED:
+    logging.getLogger("tavla_project.static").warning(
+        "static files: %s does not exist (collectstatic not run): the web client's files are "
+        "served from the apps' folders, uncompressed; run `python manage.py collectstatic` "
+        "when deploying",
+        settings.STATIC_ROOT,
+    )
 
 django_wsgi = WsgiPool(get_wsgi_application(), threads=settings.WEB_THREADS)
 

@@ -6,6 +6,7 @@ CELERY_BROKER_URL switch to PostgreSQL and Redis or RabbitMQ. A `.env` file at t
 root is read if present. README.md lists every variable.
 """
 
+import warnings
 from pathlib import Path
 
 import environ
@@ -127,6 +128,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
+    # The cache is never waited for long (matches/api/cacheguard.py: a Redis that hangs is an
+    # outage, skipped for a few seconds like one that refuses connections).
+    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("socket_timeout", _cache_timeout)
+    CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", _cache_timeout)
 # Tokens' accounts are kept in this cache (matches/api/authentication.py) only when every process
 # shares it (Redis): a logout must reach them all at once. Empty: read the database each time.
 _SHARED_CACHE = not CACHES["default"]["BACKEND"].endswith(("LocMemCache", "DummyCache"))
@@ -160,7 +167,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = DEBUG  # serve app static files without collectstatic in development
+# The files collectstatic gathered (compressed), else the apps' own: without collectstatic (a
+# checkout run with DEBUG=false) the web client still gets its scripts, and the start-up says
+# so once (tavla_project/asgi.py; the image runs collectstatic when it is built).
+STATIC_COLLECTED = Path(STATIC_ROOT).is_dir()
+WHITENOISE_USE_FINDERS = DEBUG or not STATIC_COLLECTED
+if not STATIC_COLLECTED:  # WhiteNoise's own warning, twice per process: asgi.py says it once
+    warnings.filterwarnings("ignore", "No directory at", UserWarning)
 
 # --- REST API (matches/api; README "API") ---------------------------------------------------------
 
@@ -184,6 +197,9 @@ REST_FRAMEWORK = {
         # Reads without a token, per client address; the stateless rules service, per
         # account or address (it computes: 1,749 plays of one position are 240 ms of CPU).
         "anon_read": env.str("API_THROTTLE_ANON_READ", default="300/min"),
+        # Reads with a guest's token, per client address too (guests are free: one address
+        # taking new ones must not read without bound).
+        "guest_read": env.str("API_THROTTLE_GUEST_READ", default="600/min"),
         "rules": env.str("API_THROTTLE_RULES", default="120/min"),
     },
     "DEFAULT_THROTTLE_CLASSES": ["matches.api.throttling.AnonReadThrottle"],

@@ -5,17 +5,89 @@ WEB_TIMEOUT); each worker is one uvicorn event loop serving HTTP, Server-Sent Ev
 WebSockets. Lifespan is off (Django has no startup hooks). A WebSocket frame longer than
 1 MiB closes that socket (1009); shorter messages over TAVLA_WS_MAX_MESSAGE get an error and
 the socket stays open. Pings every 20 s find dead peers (their presence then ends).
+
+HTTP is uvicorn's httptools protocol with two changes (`Protocol`):
+
+- a request whose headers are not complete `WEB_HEADER_TIMEOUT` seconds (default 10) after
+  the connection opened, or after the request's first byte, is closed: uvicorn times out
+  idle keep-alive connections only, so a client sending headers slowly, or nothing, held a
+  connection (and its file descriptor) for good;
+- a request the parser refuses (a NUL byte in a header, a broken request line) gets the API's
+  JSON error (400 `invalid_request`) instead of uvicorn's plain text.
 """
 
+import json
+import os
+from asyncio import TimerHandle, Transport
 from typing import Any, ClassVar
 
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
+
+HEADER_TIMEOUT = float(os.environ.get("WEB_HEADER_TIMEOUT", "10"))
+
+
+class Protocol(HttpToolsProtocol):
+    header_timer: TimerHandle | None = None
+
+    def connection_made(self, transport: Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self.header_timer is None:
+            self._arm_header_timer()
+
+    def on_headers_complete(self) -> None:
+        self._cancel_header_timer()
+        super().on_headers_complete()
+
+    def _arm_header_timer(self) -> None:
+        self._cancel_header_timer()
+        if HEADER_TIMEOUT > 0:
+            self.header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_too_slow)
+
+    def _cancel_header_timer(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self.header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        from matches.api.errors import error_body, message
+
+        body = json.dumps(
+            error_body("invalid_request", message("invalid_request"), {"reason": msg})
+        ).encode()
+        content = [STATUS_LINE[400]]
+        for name, value in self.server_state.default_headers:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend(
+            [
+                b"content-type: application/json\r\n",
+                b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+                b"connection: close\r\n",
+                b"\r\n",
+                body,
+            ]
+        )
+        self.transport.write(b"".join(content))
+        self.transport.close()
 
 
 class Worker(UvicornWorker):
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "auto",
-        "http": "auto",
+        "http": Protocol,
         "lifespan": "off",
         "proxy_headers": False,
         "ws_max_size": 1 << 20,

@@ -4,6 +4,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 
+from matches.api import cacheguard
 from matches.web.views import shell, wants_html
 
 LINKS = {
@@ -38,10 +39,16 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when this web process can reach its database; 503 otherwise (load balancer probe)."""
+    """The load balancer's probe. 503 `{"status": "error", "database": ...}` when this web
+    process cannot reach its database (it cannot serve: take it out of rotation); 200
+    `{"status": "degraded", "cache": ...}` when the shared cache is out (it serves without it:
+    tokens from the database, throttles per process); else 200 `{"status": "ok"}`."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except Exception as exc:  # any database failure means "take me out of rotation"
         return JsonResponse({"status": "error", "database": type(exc).__name__}, status=503)
+    degraded = cacheguard.health()
+    if degraded:
+        return JsonResponse({"status": "degraded", **degraded})
     return JsonResponse({"status": "ok"})

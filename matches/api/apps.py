@@ -21,3 +21,10 @@ class ApiConfig(AppConfig):
         post_save.connect(
             forget_user_tokens, sender=get_user_model(), dispatch_uid="tavla-forget-user-tokens"
         )
+        # Registered players' names are reserved for them (reservednames.py).
+        from matches.store.models import PlayerProfile
+
+        from .reservednames import profile_saved, user_saved
+
+        post_save.connect(profile_saved, sender=PlayerProfile, dispatch_uid="tavla-reserve-names")
+        post_save.connect(user_saved, sender=get_user_model(), dispatch_uid="tavla-reserve-user")

@@ -13,6 +13,11 @@ join of two tables. Logout stays immediate on every process: deleting a token, o
 user (suspended, deactivated, made staff), deletes the cached entry from the one cache every
 process reads (signals connected in `ApiConfig.ready`). A per-process cache (locmem) could not
 promise that, so with one the token is read from the database every time.
+
+The cache is never needed (cacheguard.py): while it cannot be reached the token is read from
+the database, without waiting for the cache on every request. A logout, or a change of the
+user, while it is out holds at once in the database; the copies Redis may still hold when it
+comes back are dropped before this process uses it again (`drop_cached_tokens`).
 """
 
 from __future__ import annotations
@@ -26,15 +31,43 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
+from . import cacheguard
 from .models import ApiToken
 
 
 def token_cache() -> BaseCache | None:
     alias = getattr(settings, "TAVLA_TOKEN_CACHE", "")
     return caches[alias] if alias else None
+
+
+def _guarded(op: Any, default: Any) -> Any:
+    """`op(cache)` on the token cache through its guard; `default` when it is out or off."""
+    alias = getattr(settings, "TAVLA_TOKEN_CACHE", "")
+    if not alias:
+        return default
+    cacheguard.on_recovery(alias, drop_cached_tokens)
+    return cacheguard.guard(alias).call(op, default)
+
+
+def drop_cached_tokens(cache: Any) -> None:
+    """Every cached token of the cache (after an outage: deletes may have been lost)."""
+    client = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if client is None:
+        cache.clear()  # not Redis: no pattern to delete by
+        return
+    redis_client = client(write=True)
+    batch: list[Any] = []
+    for key in redis_client.scan_iter(match=cache.make_key("tavla:token:*"), count=1000):
+        batch.append(key)
+        if len(batch) >= 500:
+            redis_client.delete(*batch)
+            batch.clear()
+    if batch:
+        redis_client.delete(*batch)
 
 
 def digest(key: str) -> str:
@@ -61,6 +94,12 @@ def issue_token(user: Any) -> str:
             ApiToken.objects.filter(pk__in=stale).delete()
         expired.delete()
     return key
+
+
+def is_guest_token(token: Any) -> bool:
+    """The token of a guest account (its kind is read with the token, and cached with it: a
+    guest who registers is saved, which drops the cached copy)."""
+    return getattr(token, "account_kind", None) == "guest"
 
 
 def revoke_all(user: Any) -> int:
@@ -90,12 +129,16 @@ class TokenAuthentication(authentication.BaseAuthentication):
         if not key or len(key) > 128:
             raise exceptions.AuthenticationFailed("Invalid token.")
         token_digest = digest(key)
-        cache = token_cache()
-        cached = cache.get(cache_key(token_digest)) if cache is not None else None
+        cached = _guarded(lambda cache: cache.get(cache_key(token_digest)), None)
         if cached is not None:
             user, token = cached
         else:
-            token = ApiToken.objects.select_related("user").filter(digest=token_digest).first()
+            token = (
+                ApiToken.objects.select_related("user")
+                .annotate(account_kind=F("user__tavla_profile__kind"))  # is_guest_token()
+                .filter(digest=token_digest)
+                .first()
+            )
             if token is None:
                 raise exceptions.AuthenticationFailed("Invalid token.")
             user = token.user
@@ -104,11 +147,12 @@ class TokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("The token has expired: sign in again.")
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        if cache is not None and cached is None:
+        if cached is None:
             seconds = int(getattr(settings, "TAVLA_TOKEN_CACHE_SECONDS", 300))
             if token.expires_at is not None:
                 seconds = min(seconds, max(1, int((token.expires_at - now).total_seconds())))
-            cache.set(cache_key(token_digest), (user, token), seconds)
+            entry = (user, token)
+            _guarded(lambda cache: cache.set(cache_key(token_digest), entry, seconds), None)
         return user, token
 
     def authenticate_header(self, request: Any) -> str:
@@ -117,14 +161,12 @@ class TokenAuthentication(authentication.BaseAuthentication):
 
 def forget_token(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
     """post_delete of a token: logout takes effect on every process at once."""
-    cache = token_cache()
-    if cache is not None:
-        cache.delete(cache_key(instance.digest))
+    _guarded(lambda cache: cache.delete(cache_key(instance.digest)), None)
 
 
 def forget_user_tokens(sender: Any, instance: Any, **kwargs: Any) -> None:
     """post_save of a user: the cached copy (is_active, is_staff, ...) is stale."""
-    cache = token_cache()
-    if cache is not None:
+    if token_cache() is not None:
         digests = ApiToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True)
-        cache.delete_many([cache_key(d) for d in digests])
+        keys = [cache_key(d) for d in digests]
+        _guarded(lambda cache: cache.delete_many(keys), None)

@@ -137,6 +137,7 @@ TEMPLATES: dict[str, str] = {
     # imports (matches/interop/importing.py)
     "import_games": N_("the file has %(count)s games: at most %(max)s can be imported"),
     "import_actions": N_("the file has %(count)s moves and rolls: at most %(max)s can be imported"),
+    "import_name": N_("the name of player %(seat)s is refused: %(problem)s"),
     # the API's own (matches/api)
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(

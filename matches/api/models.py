@@ -51,3 +51,20 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"token of user {self.user_id} from {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ReservedName(models.Model):
+    """A name a registered account holds (its username, its display name), by its key
+    (names.name_key: case, accents, spacing and look-alikes set aside): nobody else, guest or
+    account, may take a name with that key. Kept by the profiles' post_save (apps.py)."""
+
+    key = models.CharField(max_length=64, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["key", "user"], name="reservedname_key_user_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.key} (user {self.user_id})"

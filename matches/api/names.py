@@ -57,6 +57,12 @@ def skeleton(name: str) -> str:
     return "".join(c for c in text if c.isalnum())
 
 
+def name_key(name: str) -> str:
+    """The key two names share when one passes for the other ("Ana", "4na", "ANA "; "Ali"
+    and "A1i" and "All"...): the skeleton with l and i made one letter."""
+    return skeleton(name).replace("l", "i")[:64]
+
+
 def impersonates(name: str) -> bool:
     """Whether the name passes for the computer or the staff."""
     bare = skeleton(name)
@@ -66,6 +72,24 @@ def impersonates(name: str) -> bool:
 
 def display_name_problem(name: str) -> str | None:
     """Why a display name is refused, or None when it is fine."""
+    problem = characters_problem(name)
+    if problem is None and impersonates(name):
+        return "this name is kept for the computer and the site's staff"
+    return problem
+
+
+def imported_name_problem(name: str) -> str | None:
+    """Why a player's name in an imported .mat file is refused: the characters of a display
+    name (it is shown on the same pages and written into exports). Not the reserved names:
+    an imported seat is nobody's account, and gnubg's own files call a player "gnubgA"."""
+    if len(name) > 40:
+        return "at most 40 characters"
+    return characters_problem(name)
+
+
+def characters_problem(name: str) -> str | None:
+    """Why the characters of a name are refused (control and format characters, odd spaces,
+    runs of accents), or None."""
     run = 0
     for char in name:
         category = unicodedata.category(char)
@@ -79,6 +103,4 @@ def display_name_problem(name: str) -> str | None:
             run = 0
         if category.startswith("Z") and char != " ":
             return "use plain spaces only"
-    if impersonates(name):
-        return "this name is kept for the computer and the site's staff"
     return None

@@ -10,6 +10,10 @@ written back per request: two round trips to Redis and work that grows with the 
 timestamps at `API_THROTTLE_WRITE=600/min`). Here it is two small counters: with Redis one
 script call (one round trip, atomic across processes); with another cache (the local-memory
 default: one process) the same arithmetic under a lock.
+
+Redis out of reach (cacheguard.py) does not stop the service: the counting goes on per
+process, in memory, until Redis answers again (a client may then get the limit once per web
+process for that while).
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ import threading
 from typing import Any
 
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+
+from . import cacheguard
 
 # KEYS: current window, previous window. ARGV: weight of the previous window, limit, ttl.
 # Returns {allowed (1/0), current count, previous count}.
@@ -36,6 +43,7 @@ return {1, current, previous}
 
 _scripts: dict[int, Any] = {}
 _lock = threading.Lock()
+_fallback = LocMemCache("tavla-throttles-fallback", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
 
 def hit(key: str, limit: int, seconds: int, now: float) -> tuple[bool, float]:
@@ -46,7 +54,12 @@ def hit(key: str, limit: int, seconds: int, now: float) -> tuple[bool, float]:
     keys = (f"{key}:{window}", f"{key}:{window - 1}")
     cache = caches["default"]  # DRF's throttles' cache
     if isinstance(cache, RedisCache):
-        allowed, current, previous = _redis_hit(cache, keys, weight, limit, 2 * seconds)
+        counted = cacheguard.guard("default").call(
+            lambda c: _redis_hit(c, keys, weight, limit, 2 * seconds), None
+        )
+        if counted is None:  # Redis is out: this process counts alone meanwhile
+            counted = _local_hit(_fallback, keys, weight, limit, 2 * seconds)
+        allowed, current, previous = counted
     else:
         allowed, current, previous = _local_hit(cache, keys, weight, limit, 2 * seconds)
     if allowed:

@@ -30,6 +30,7 @@ from games.rules import (
 )
 from matches.store.models import Match
 
+from . import reservednames
 from .names import display_name_problem, impersonates
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
@@ -38,7 +39,7 @@ CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
 BLANK_NAME = (
     "Optional; empty or missing: the username is shown. No control or direction characters;"
-    " not a name of the computer or the staff."
+    " not a name of the computer or the staff, nor a registered player's name or username."
 )
 CLOCK_PRESETS: dict[str, dict[str, int]] = {
     "site": {k: int(v) for k, v in SITE_CLOCK.to_json().items()}
@@ -75,6 +76,8 @@ class SignupSerializer(serializers.Serializer):
             )
         if get_user_model().objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError("this username is taken")
+        if reservednames.taken(value):
+            raise serializers.ValidationError(reservednames.TAKEN)
         return value
 
     def validate_display_name(self, value: str) -> str:
@@ -118,6 +121,8 @@ def checked_display_name(value: str) -> str:
     problem = display_name_problem(value)
     if problem:
         raise serializers.ValidationError(problem)
+    if reservednames.taken(value):
+        raise serializers.ValidationError(reservednames.TAKEN)
     return value
 
 

@@ -1,4 +1,5 @@
-"""Rate limits: writes per scope, anonymous reads, and the expensive rules service.
+"""Rate limits: writes per scope, reads without an account (anonymous or a guest's, per
+address), and the expensive rules service.
 
 Scopes and rates are in settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, from the
 `API_THROTTLE_*` environment variables). A signed-in caller is counted by account, an anonymous
@@ -6,8 +7,8 @@ one by address: `clientip.client_ip`, which believes `X-Forwarded-For` only from
 `TRUSTED_PROXIES` (a client that forges the header is still counted by its own address).
 Counters live in the Django cache (matches/api/ratecount.py: a sliding window, one round trip
 to Redis per request): per process with the default local-memory cache, shared with
-`CACHE_URL=redis://`. Failed logins are limited per account and per address by django-axes
-(settings `AXES_*`).
+`CACHE_URL=redis://` (and per process again while that Redis is out). Failed logins are
+limited per account and per address by django-axes (settings `AXES_*`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from . import ratecount
+from .authentication import is_guest_token
 from .clientip import request_ip
 
 
@@ -78,13 +80,27 @@ class MatchWriteThrottle(WriteThrottle):
 
 
 class AnonReadThrottle(ScopedThrottle):
-    """Reads without a token, per address (`API_THROTTLE_ANON_READ`)."""
+    """Reads by a client without an account of its own, per address: without a token
+    (`API_THROTTLE_ANON_READ`), or with a guest's (`API_THROTTLE_GUEST_READ`, counted apart).
+    Guest accounts are free, so a limit per account would let one address read without bound
+    by taking new guests."""
 
     scope = "anon_read"
 
     def applies(self, request: Any) -> bool:
+        if request.method not in SAFE_METHODS:
+            return False
         user = request.user
-        return request.method in SAFE_METHODS and not (user and user.is_authenticated)
+        if not (user and user.is_authenticated):
+            self.scope = "anon_read"
+            return True
+        if is_guest_token(request.auth):
+            self.scope = "guest_read"
+            return True
+        return False
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return f"throttle_{self.scope}_{self.get_ident(request)}"
 
 
 class RulesThrottle(ScopedThrottle):

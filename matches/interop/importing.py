@@ -14,6 +14,7 @@ capped before it is read: `TAVLA_IMPORT_MAX_BYTES`). The import runs in the requ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings as django_settings
@@ -36,9 +37,14 @@ class Imported:
     names: tuple[str, str]
 
 
-def import_mat(text: str) -> Imported:
-    """Store the match in a .mat file; raise a RulesError subclass if it cannot be read."""
+def import_mat(text: str, name_problem: Callable[[str], str | None] | None = None) -> Imported:
+    """Store the match in a .mat file; raise a RulesError subclass if it cannot be read.
+    `name_problem(name)`: why a player's name is refused (the API's rules for names), if any."""
     mat = parse_mat(text)
+    for seat, name in enumerate(mat.names):
+        problem = name_problem(name) if name_problem is not None else None
+        if problem is not None:
+            raise InvalidMatchFile(f"the name of player {seat + 1} is refused: {problem}")
     max_games = int(getattr(django_settings, "TAVLA_IMPORT_MAX_GAMES", 32))
     if len(mat.games) > max_games:
         raise InvalidMatchFile(

@@ -204,7 +204,9 @@ def dice_view(model_admin: Any, request: HttpRequest) -> Any:
     since = timezone.now() - timedelta(days=days) if days else None
     player = None
     error = ""
-    if username:
+    if "\x00" in username:  # PostgreSQL refuses it in a query: a clear answer, not a 500
+        error = f"No user is called {username!r}: a username has no NUL character."
+    elif username:
         player = get_user_model().objects.filter(username=username).first()
         if player is None:
             error = f"No user is called {username!r}."
@@ -230,7 +232,8 @@ def dice_view(model_admin: Any, request: HttpRequest) -> Any:
         "min_expected": dice_stats.MIN_EXPECTED,
         "alpha": dice_stats.ALPHA,
     }
-    return TemplateResponse(request, "admin/matches/dice_stats.html", context)
+    status = 400 if error and "\x00" in username else 200
+    return TemplateResponse(request, "admin/matches/dice_stats.html", context, status=status)
 
 
 # -- moderation: suspending a player -----------------------------------------------------------
@@ -277,8 +280,15 @@ def suspend_view(model_admin: Any, request: HttpRequest) -> Any:
     if not may_suspend(request):
         raise PermissionDenied
     initial = {}
+    status = 200
     if "user" in request.GET:
-        target = get_user_model().objects.filter(pk=request.GET["user"]).first()
+        raw = request.GET["user"]
+        target = None
+        if raw.isascii() and raw.isdigit() and len(raw) < 19:
+            target = get_user_model().objects.filter(pk=int(raw)).first()
+        else:  # a link to this page names the user by id: anything else is a bad link
+            messages.error(request, f"?user= takes a user's id (a number), not {raw!r}.")
+            status = 400
         if target is not None:
             initial["username"] = target.get_username()
     if "match" in request.GET:
@@ -306,7 +316,9 @@ def suspend_view(model_admin: Any, request: HttpRequest) -> Any:
         "form": form,
         "history": recent,
     }
-    return TemplateResponse(request, "admin/matches/playersuspension/suspend.html", context)
+    return TemplateResponse(
+        request, "admin/matches/playersuspension/suspend.html", context, status=status
+    )
 
 
 class LiftForm(forms.Form):

@@ -165,8 +165,9 @@ class Settings:
     public: bool
     rated: Annotated[
         bool,
-        "Counts for the ratings when both players are rated (registered players, bots);"
-        " false: hot-seat, computer, money play, a custom clock shorter than the rated"
+        "Whether the match will count for the ratings: created rated and every player seated"
+        " rated (registered players, bots; an empty seat may still get one). False: hot-seat,"
+        " computer, money play, a guest in a seat, a custom clock shorter than the rated"
         " minimum, created unrated or marked unrated by staff. A rated match counts only"
         " after a few turns of each side and within the pair's daily cap (docs/ratings.md).",
     ]

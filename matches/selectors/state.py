@@ -334,6 +334,16 @@ def _seat_players(view: MatchView) -> list[shapes.Player | None]:
     return out
 
 
+def _seat_kinds(view: MatchView, players: list[shapes.Player | None]) -> list[str]:
+    """The kinds the seats were played as (recorded when they sat down: a guest who
+    registered since is still a guest in his guest matches), else the accounts' now."""
+    return [
+        seat.kind or player.kind
+        for seat, player in zip(view.seats, players, strict=False)
+        if seat is not None and player is not None
+    ]
+
+
 def _row_players(
     match: Match, ratings: dict[tuple[int, str], float] | None = None
 ) -> list[shapes.Player | None]:
@@ -371,7 +381,10 @@ def clock_settings(clock: dict[str, Any] | None) -> shapes.ClockSettings | None:
     )
 
 
-def settings_json(match: Match) -> shapes.Settings:
+def settings_json(match: Match, kinds: list[str] | None = None) -> shapes.Settings:
+    """`kinds`: of the accounts in the seats, as they sat down: `rated` says what will happen,
+    false when one of them is not rated (a guest, the computer, a named player)."""
+    rated = match.rated and all(k in RATED_KINDS for k in kinds or ())
     return shapes.Settings(
         game=match.game,
         mode=match.mode,
@@ -384,7 +397,7 @@ def settings_json(match: Match) -> shapes.Settings:
         computer_level=match.computer_level or None,
         clock=clock_settings(match.clock),
         public=match.public,
-        rated=match.rated,
+        rated=rated,
     )
 
 
@@ -480,12 +493,13 @@ def match_state(
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
     gnubg = shapes.Gnubg(None, None) if nardy else shapes.Gnubg(*state.gnubg_ids())
+    players = _seat_players(view)
     return shapes.MatchState(
         id=match.pk,
         version=view.version,
         status=status_of(view),  # type: ignore[arg-type]
-        settings=settings_json(match),
-        players=_seat_players(view),
+        settings=settings_json(match, _seat_kinds(view, players)),
+        players=players,
         side=side,
         lobby=lobby_json(match, lobby, rematch, user),
         game=state.game_number,
@@ -587,11 +601,12 @@ def match_summary(
     """A match in a list: settings, players, projected score and status (no replay).
     `ratings`: of a whole page's players (`ratings_for_rows`), to read them once."""
     rematch = getattr(match, "rematch_lobby", None)
+    players = _row_players(match, ratings)
     return shapes.MatchSummary(
         id=match.pk,
         status=match.status,
-        settings=settings_json(match),
-        players=_row_players(match, ratings),
+        settings=settings_json(match, [p.kind for p in players if p is not None]),
+        players=players,
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,

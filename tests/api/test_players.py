@@ -77,7 +77,7 @@ def test_a_guest_has_no_rating_anywhere(make_player, schemas) -> None:
     conforms(state, "MatchState", schemas)
     players = {p["kind"]: p for p in state["players"]}
     assert players["registered"]["rating"] == 1500.0 and players["guest"]["rating"] is None
-    assert state["settings"]["rated"] is True  # the setting; a guest makes it count for nobody
+    assert state["settings"]["rated"] is False  # what will happen: a guest makes it unrated
     finish(match_id, 1)
     card = ana.get(f"/players/{visitor.username}").json()
     conforms(card, "PlayerCard", schemas)

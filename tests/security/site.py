@@ -33,6 +33,7 @@ BIN = Path(sys.executable).parent
 LIMITS = {
     "API_THROTTLE_AUTH": "8/min",
     "API_THROTTLE_ANON_READ": "40/min",
+    "API_THROTTLE_GUEST_READ": "60/min",
     "API_THROTTLE_RULES": "10/min",
     "AXES_FAILURE_LIMIT": "5",
     "AXES_COOLOFF_MINUTES": "15",
@@ -43,6 +44,7 @@ LIMITS = {
     # fair play (tests/security/test_fair_play.py): the pairs' daily cap and the admin's flag
     "TAVLA_RATED_PAIR_PER_DAY": "2",
     "TAVLA_RATING_PAIR_FLAG_MATCHES": "2",
+    "WEB_HEADER_TIMEOUT": "3",
 }
 
 

@@ -24,6 +24,7 @@ from ..bodies import Imported, MatExport
 from ..contract import respond
 from ..errors import ApiError
 from ..idempotency import run_write
+from ..names import imported_name_problem
 from ..parsers import JSONParser
 from ..permissions import Authenticated, readable_match
 from ..schema import operations as docs
@@ -100,7 +101,7 @@ class ImportView(APIView):
                 "invalid_request", "Send the .mat file or its text.", {"file": ["required"]}
             )
         try:
-            imported = import_mat(text)
+            imported = import_mat(text, imported_name_problem)
         except RulesError:
             raise
         except (LookupError, ValueError, TypeError) as exc:
