@@ -50,3 +50,4 @@ REST_FRAMEWORK = {
 }
 # Every in-process client is the same address: streams are capped in tests/security instead.
 TAVLA_STREAMS_PER_CLIENT = 100000
+TAVLA_STREAMS_PER_ADDRESS = 100000

@@ -87,6 +87,7 @@ class Site:
             "API_THROTTLE_ANON_READ": "100000/min",
             "API_THROTTLE_RULES": "100000/min",
             "TAVLA_STREAMS_PER_CLIENT": "100000",
+            "TAVLA_STREAMS_PER_ADDRESS": "100000",
             "LOG_LEVEL": "WARNING",
         }
         if db.get("PASSWORD"):
