@@ -18,6 +18,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.utils import timezone
 
 from matches.store.models import Match, MatchPresence
@@ -280,3 +281,44 @@ def test_a_token_in_the_query_string_is_not_written_to_the_logs(site: Site) -> N
     text = "\n".join(p.read_text(errors="replace") for p in logs)
     assert "/ws/v1/live" in text and "token=[redacted]" in text
     assert token not in text
+
+
+# -- tokens and passwords, in this process -------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_password_change_revokes_every_token_but_a_rehash_or_a_first_password_does_not(
+    account: Any, settings: Any
+) -> None:
+    from rest_framework.test import APIClient
+
+    from matches.api.authentication import issue_token
+    from matches.api.models import ApiToken
+
+    ana = account("pwana")  # his password hashed with PBKDF2, 1,000 iterations
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+    issue_token(ana.user)
+    api = APIClient()
+    # logging in rehashes the stored password with this process's hasher: not a change
+    login = {"username": "pwana", "password": ana.password}
+    r = api.post(f"{API}/auth/login", login, format="json")
+    assert r.status_code == 200, r.json()
+    ana.user.refresh_from_db()
+    assert ana.user.password.startswith("md5$")  # rehashed
+    assert ApiToken.objects.filter(user=ana.user).count() == 3
+    # a guest who registers sets his first password and keeps his token
+    key = api.post(f"{API}/auth/guest", {}, format="json").json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    signup = {"username": "pwguest", "password": "a long secret 9"}
+    r = api.post(f"{API}/auth/signup", signup, format="json")
+    assert r.status_code == 200 and r.json()["token"] == key, r.json()
+    assert api.get(f"{API}/me").status_code == 200
+    # a changed password takes every token with it
+    ana.user.set_password("another long secret 8")
+    ana.user.save()
+    assert not ApiToken.objects.filter(user=ana.user).exists()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {ana.token}")
+    assert api.get(f"{API}/me").status_code == 401
