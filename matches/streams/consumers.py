@@ -73,9 +73,8 @@ class BadField(ApiError):
 
     def __init__(self, name: str, wanted: str, value: Any) -> None:
         shown = json.dumps(value)[:40] if not isinstance(value, str) else value[:40]
-        super().__init__(
-            "invalid_request", f"`{name}` must be {wanted}.", {name: [f"{wanted}, not {shown}"]}
-        )
+        # the code's own (translated) sentence; the detail names the field and what it takes
+        super().__init__("invalid_request", None, {name: [f"{wanted}, not {shown}"]})
 
 
 def text_field(message: dict[str, Any], name: str, *, required: bool = True) -> str | None:
@@ -206,9 +205,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _close_revoked(self, ref: Any) -> None:
         with contextlib.suppress(Exception):
-            await self.send_error(
-                "authentication_failed", ref, "Your sign-in has ended: sign in again."
-            )
+            await self.send_error("authentication_failed", ref, detail={"reason": "revoked"})
             await self.close(code=REVOKED)
 
     async def still_signed_in(self, ref: Any) -> bool:
