@@ -339,7 +339,7 @@ class Hub:
         try:
             valid = await in_thread(_valid_digests, {s.digest for s in sessions})
         except Exception:
-            logger.exception("stream: the sockets' tokens could not be checked")
+            logger.warning("stream: the sockets' tokens could not be checked now", exc_info=False)
             return
         for session in sessions:
             if session.digest not in valid:
