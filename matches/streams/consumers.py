@@ -208,18 +208,6 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.send_error("authentication_failed", ref, detail={"reason": "revoked"})
             await self.close(code=REVOKED)
 
-    async def still_signed_in(self, ref: Any) -> bool:
-        """The token again (the token cache, then the database): False, and the socket
-        closing with 4401, when it is no longer valid."""
-        if self.token is None:
-            return True
-        user = await in_thread(user_of, self.token)
-        if user is None or not user.is_authenticated:
-            self.revoke(ref)
-            return False
-        self.user = user
-        return True
-
     # -- receiving ------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -277,9 +265,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         state = message.get("state", False)
         if state is not None and not isinstance(state, bool):
             raise BadField("state", "true or false", state)
-        if not await self.still_signed_in(ref):
+        # the token again (one hop to a thread for it and the match): revoked, closed 4401
+        user, match = await in_thread(_signed_in_and_readable, self.token, match_ref, self.user)
+        if user is None:
+            self.revoke(ref)
             return
-        match = await in_thread(readable_match, match_ref, self.user)
+        self.user = user
         match_id = str(match.pk)
         if match_id in self.follows:
             await self.unsubscribe(match_id)
@@ -412,6 +403,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         assert response is not None
         body = error_body(code, response.data["message"], detail)
         await self.send_json({"type": "error", "ref": ref, "status": response.status_code, **body})
+
+
+def _signed_in_and_readable(token: str | None, match_ref: Any, user: Any) -> tuple[Any, Any]:
+    """(the token's user again, or None if it was revoked; the match he may read)."""
+    if token is not None:
+        user = user_of(token)
+        if user is None or not user.is_authenticated:
+            return None, None
+    return user, readable_match(match_ref, user)
 
 
 def _state(match_id: str, user: Any) -> dict[str, Any]:
