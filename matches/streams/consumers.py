@@ -253,7 +253,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def _answer_error(
         self, code: str, ref: Any, message: Any = None, detail: Any = None
     ) -> None:
-        with contextlib.suppress(OSError):
+        # the client went away (OSError), or the socket is closing (RuntimeError: a send after
+        # the close): nobody to tell
+        with contextlib.suppress(OSError, RuntimeError):
             await self.send_error(code, ref, message, detail)
 
     async def on_ping(self, message: dict[str, Any], ref: Any) -> None:
