@@ -105,6 +105,7 @@ def server_env(url: str, redis_port: int | None = None) -> dict[str, str]:
         API_THROTTLE_ANON_READ="1000000/min",
         API_THROTTLE_RULES="1000000/min",
         TAVLA_STREAMS_PER_CLIENT="1000000",
+        TAVLA_STREAMS_PER_ADDRESS="1000000",
         TAVLA_STREAMS_MAX="1000000",
         # no Celery broker is needed: hot-seat matches schedule no computer turns
         DJANGO_SETTINGS_MODULE="tavla_project.settings",

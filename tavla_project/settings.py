@@ -355,14 +355,26 @@ else:
 # Seconds between each web process's check of the versions of the matches its clients follow
 # (one query for all): the safety net under the pushes. Default 0.25 in memory, 2 with Redis.
 TAVLA_STREAM_WATCH_SECONDS = env.float("TAVLA_STREAM_WATCH_SECONDS", default=0.0) or None
+# While the channel layer is down (its Redis stopped), the watcher alone carries every push:
+# it checks this often then (docs/realtime.md "When the channel layer is down").
+TAVLA_STREAM_WATCH_OUTAGE_SECONDS = env.float("TAVLA_STREAM_WATCH_OUTAGE_SECONDS", default=0.5)
+# Every open socket's token is checked against the database this often: a socket whose
+# token was revoked (logout, password changed, account deactivated) is closed with 4401
+# within this time even when the revocation's pub/sub hint was lost (it usually comes at once).
+TAVLA_WS_AUTH_RECHECK_SECONDS = env.float("TAVLA_WS_AUTH_RECHECK_SECONDS", default=10.0)
+# Told of a user whose tokens may have been revoked (a token deleted, a password changed, an
+# account saved inactive), each taking the user's id, once the transaction commits
+# (matches/api/revocation.py): the streams close his sockets whose token is gone.
+TAVLA_SIGNED_OUT = ["matches.streams.publish.signed_out"]
 TAVLA_STREAM_MAX_SECONDS = env.float("TAVLA_STREAM_MAX_SECONDS", default=600.0)  # SSE: resume
 TAVLA_SSE_KEEPALIVE = env.float("TAVLA_SSE_KEEPALIVE", default=15.0)
 TAVLA_WS_MAX_MESSAGE = env.int("TAVLA_WS_MAX_MESSAGE", default=16384)  # characters
 TAVLA_STREAM_DB_THREADS = env.int("TAVLA_STREAM_DB_THREADS", default=8)
 # Open long-polls, SSE streams and WebSockets a web process keeps: per client (account, or
-# address when anonymous) and in all; one more gets 429 too_many_streams with this Retry-After
-# (matches/streams/limits.py).
+# address when anonymous), per address whatever the accounts (guests are free to make), and
+# in all; one more gets 429 too_many_streams with this Retry-After (matches/streams/limits.py).
 TAVLA_STREAMS_PER_CLIENT = env.int("TAVLA_STREAMS_PER_CLIENT", default=10)
+TAVLA_STREAMS_PER_ADDRESS = env.int("TAVLA_STREAMS_PER_ADDRESS", default=40)
 TAVLA_STREAMS_MAX = env.int("TAVLA_STREAMS_MAX", default=2000)
 TAVLA_STREAMS_RETRY_AFTER = env.int("TAVLA_STREAMS_RETRY_AFTER", default=5)
 

@@ -14,10 +14,17 @@ HTTP is uvicorn's httptools protocol with two changes (`Protocol`):
   connection (and its file descriptor) for good;
 - a request the parser refuses (a NUL byte in a header, a broken request line) gets the API's
   JSON error (400 `invalid_request`) instead of uvicorn's plain text.
+
+A token sent in a URL's query string (`/ws/v1/live?token=<key>`, which the WebSocket still
+accepts from clients that cannot send a header or a subprotocol) is never written to the logs:
+the access log and the error log (uvicorn's `WebSocket ... [accepted]` lines) show
+`token=[redacted]`.
 """
 
 import json
+import logging
 import os
+import re
 from asyncio import TimerHandle, Transport
 from typing import Any, ClassVar
 
@@ -84,6 +91,26 @@ class Protocol(HttpToolsProtocol):
         self.transport.close()
 
 
+SECRET_PARAMS = re.compile(r"(?i)\b(token|key|access_token)=[^&\s\"']*")
+
+
+def redact(text: str) -> str:
+    return SECRET_PARAMS.sub(r"\1=[redacted]", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Secrets in URLs out of every log line: the message's arguments (uvicorn passes the
+    path with its query string as one) and the message itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "=" in record.msg:
+            record.msg = redact(record.msg)
+        args = record.args
+        if isinstance(args, tuple) and any(isinstance(a, str) and "=" in a for a in args):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
+        return True
+
+
 class Worker(UvicornWorker):
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "auto",
@@ -94,3 +121,12 @@ class Worker(UvicornWorker):
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
     }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        redacting = RedactSecrets()
+        for name in ("uvicorn.access", "uvicorn.error"):
+            logger = logging.getLogger(name)
+            logger.addFilter(redacting)
+            for handler in logger.handlers:
+                handler.addFilter(redacting)

@@ -4,7 +4,8 @@
   browser;
 - the subprotocols `tavla.v1` and `token.<key>` (browsers: `new WebSocket(url, ["tavla.v1",
   "token." + key])`; the server answers `tavla.v1`, never echoing the token);
-- `?token=<key>` in the URL (easy, but URLs end up in logs: prefer the subprotocol).
+- `?token=<key>` in the URL (easy; the web processes' logs show it as `token=[redacted]`,
+  tavla_project/uvicorn_worker.py, but a proxy's may not: prefer the subprotocol).
 
 No token at all: an anonymous client, who may watch public matches.
 """

@@ -53,7 +53,7 @@ def run_command(
 ) -> tuple[int, Any, dict[str, str]]:
     """(HTTP status, JSON body, kept headers) of the command, as the API answers it."""
     try:
-        if action not in ACTIONS:
+        if not isinstance(action, str) or action not in ACTIONS:
             raise ApiError(
                 "invalid_request",
                 "Unknown action: send one of " + ", ".join(sorted(ACTIONS)) + ".",

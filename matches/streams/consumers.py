@@ -13,9 +13,19 @@ Server -> client: `subscribed`, `events` (the match's version in each), `state` 
 `end` (the match is over and all its events were sent), `notification` (challenge accepted,
 rematch offered, your turn), `result` / `error` (a command's answer), `pong`.
 
-A bad message (not JSON, not an object, an unknown type, too long, a match the caller may not
-read or act on) gets an `error` with the API's stable codes and the socket stays open: one
-client's mistakes never touch another's stream, nor this client's other subscriptions.
+A bad message (not JSON, not an object, an unknown type, a field of the wrong JSON type, too
+long, a match the caller may not read or act on) gets an `error` with the API's stable codes
+and the socket stays open: one client's mistakes never touch another's stream, nor this
+client's other subscriptions. Every field is checked before it is used, inside the handling
+that turns any failure into an `error` frame.
+
+Whatever a socket takes (its slot under the stream caps, its hub listeners and so its
+presence, its notification inbox) is given back in one `finally` around its whole life
+(`__call__`), however it ends: a close, a vanished client, an exception, a server shutdown.
+
+The socket's token is checked again on every subscribe and command, and the hub closes the
+socket (an `error` `authentication_failed`, then close code 4401) when the token is revoked:
+logout, logout everywhere, a password change, the account deactivated.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -32,6 +42,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from matches import selectors
+from matches.api.authentication import digest
 from matches.api.contract import render
 from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match, readable_match
@@ -41,17 +52,47 @@ from . import commands
 from .auth import token_of, user_of
 from .db import in_thread
 from .follow import Follower
-from .hub import Hub
+from .hub import Hub, Session
 from .limits import Slot, acquire_for_scope
 from .messages import dumps
 
 logger = logging.getLogger(__name__)
 
 MAX_SUBSCRIPTIONS = 50
+MAX_VERSION = 2**31 - 1  # a version a client may send (the store's seq is a 32-bit integer)
+REVOKED = 4401  # close code: the token is bad or was revoked
 
 
 def max_message() -> int:
     return int(getattr(settings, "TAVLA_WS_MAX_MESSAGE", 16384))
+
+
+class BadField(ApiError):
+    """A field of a client's message with the wrong JSON type or value (400
+    invalid_request, the field named in the detail)."""
+
+    def __init__(self, name: str, wanted: str, value: Any) -> None:
+        shown = json.dumps(value)[:40] if not isinstance(value, str) else value[:40]
+        # the code's own (translated) sentence; the detail names the field and what it takes
+        super().__init__("invalid_request", None, {name: [f"{wanted}, not {shown}"]})
+
+
+def text_field(message: dict[str, Any], name: str, *, required: bool = True) -> str | None:
+    value = message.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise BadField(name, "a string", value)
+    return value
+
+
+def int_field(message: dict[str, Any], name: str, default: int | None) -> int | None:
+    value = message.get(name, default)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VERSION:
+        raise BadField(name, f"a version number, 0 to {MAX_VERSION}", value)
+    return value
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
@@ -61,6 +102,22 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     token: str | None = None
     user: Any = None
+    revoked = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The socket's whole life; what it took is given back however it ends."""
+        self.follows: dict[str, tuple[Follower, asyncio.Task[None]]] = {}
+        self.hub = Hub.current()
+        self.session: Session | None = None
+        self.slot: Slot | None = None
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release_now()
+            # the rest awaits (the layer's group, presence's last touch): shielded, so a
+            # cancelled socket task (a server shutting down) still gives everything back
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(self.release())
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every handler:
@@ -79,16 +136,23 @@ class LiveConsumer(AsyncWebsocketConsumer):
         raise StopConsumer()
 
     async def connect(self) -> None:
-        self.follows: dict[str, tuple[Follower, asyncio.Task[None]]] = {}
-        self.hub = Hub.current()
-        self.inbox = False
-        self.slot: Slot | None = None
+        try:
+            await self._connect()
+        except OSError:  # the client went away
+            return
+        except Exception:
+            logger.exception("websocket: connect failed")
+            with contextlib.suppress(Exception):
+                await self.send_error("store_error", None, "The server could not do this now.")
+                await self.close(code=1011)
+
+    async def _connect(self) -> None:
         token, protocol = token_of(self.scope)
         user = await in_thread(user_of, token)
         await self.accept(protocol)
         if user is None:
             await self.send_error("authentication_failed", None)
-            await self.close(code=4401)
+            await self.close(code=REVOKED)
             return
         try:
             self.slot = acquire_for_scope(self.scope, user)
@@ -98,86 +162,117 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.close(code=4429)
             return
         self.token, self.user = token, user
-        if user.is_authenticated:
-            await self.hub.open_inbox(user.pk, self.notify)
-            self.inbox = True
+        if user.is_authenticated and token:
+            self.session = Session(user.pk, digest(token), self.notify, self.revoke)
+            await self.hub.open_inbox(self.session)
         await self.send_json(
             {"type": "hello", "user": user.get_username() if user.is_authenticated else None}
         )
 
     async def disconnect(self, code: int) -> None:
-        slot = getattr(self, "slot", None)
+        self.release_now()
+        await self.release()
+
+    def release_now(self) -> None:
+        """What can be given back without awaiting, first: the slot, the pumps, the hub's
+        listeners and inbox (so presence and seeks stop being refreshed at once)."""
+        slot, self.slot = self.slot, None
         if slot is not None:
             slot.release()
-        for match_id in list(getattr(self, "follows", {})):
+        for follower, pump in self.follows.values():
+            pump.cancel()
+            follower.detach()
+        if self.session is not None:
+            self.hub.drop_inbox(self.session)
+
+    async def release(self) -> None:
+        """The rest: leave the layer's groups no longer needed, presence's last touch."""
+        for match_id in list(self.follows):
             await self.unsubscribe(match_id)
-        if getattr(self, "inbox", False):
-            await self.hub.close_inbox(self.user.pk, self.notify)
-            self.inbox = False
+        session, self.session = self.session, None
+        if session is not None:
+            await self.hub.close_inbox(session)
+
+    def revoke(self, ref: Any = None) -> None:
+        """The token was revoked (called by the hub, on the loop, or by a subscribe or a
+        command that found it gone): stop pushing at once, say why and close with 4401."""
+        if self.revoked:
+            return
+        self.revoked = True
+        for _, pump in self.follows.values():
+            pump.cancel()
+        asyncio.get_running_loop().create_task(self._close_revoked(ref))
+
+    async def _close_revoked(self, ref: Any) -> None:
+        with contextlib.suppress(Exception):
+            await self.send_error("authentication_failed", ref, detail={"reason": "revoked"})
+            await self.close(code=REVOKED)
 
     # -- receiving ------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.user is None:
+        if self.user is None or self.revoked:
             return
-        if text_data is None:
-            await self.send_error("invalid_request", None, "Send JSON text frames, not binary.")
-            return
-        if len(text_data) > max_message():
-            await self.send_error(
-                "invalid_request",
-                None,
-                f"A message may be at most {max_message()} characters.",
-                {"message": [f"{len(text_data)} characters"]},
-            )
-            return
+        ref: Any = None
+        kind: Any = None
         try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError) as exc:  # 1,000 nested brackets: RecursionError
-            await self.send_error("parse_error", None, detail={"reason": str(exc)})
-            return
-        if not isinstance(message, dict):
-            await self.send_error("invalid_request", None, "A message is a JSON object.")
-            return
-        ref = message.get("ref")
-        if ref is not None and not isinstance(ref, str | int):
-            ref = None
-        handler = {
-            "subscribe": self.on_subscribe,
-            "unsubscribe": self.on_unsubscribe,
-            "command": self.on_command,
-            "ping": self.on_ping,
-        }.get(message.get("type"))  # type: ignore[arg-type]
-        if handler is None:
-            await self.send_error(
-                "invalid_request",
-                ref,
-                "Unknown message type: send subscribe, unsubscribe, command or ping.",
-                {"type": [str(message.get("type"))[:40]]},
-            )
-            return
-        try:
-            await handler(message, ref)
+            if text_data is None:
+                raise ApiError("invalid_request", "Send JSON text frames, not binary.")
+            if len(text_data) > max_message():
+                raise ApiError(
+                    "invalid_request",
+                    f"A message may be at most {max_message()} characters.",
+                    {"message": [f"{len(text_data)} characters"]},
+                )
+            try:
+                message = json.loads(text_data)
+            except (ValueError, RecursionError) as exc:  # 1,000 nested brackets: RecursionError
+                raise ApiError("parse_error", detail={"reason": str(exc)[:200]}) from None
+            if not isinstance(message, dict):
+                raise ApiError("invalid_request", "A message is a JSON object.")
+            ref = message.get("ref")
+            if isinstance(ref, bool) or not isinstance(ref, str | int):
+                ref = None  # a ref of another JSON type is not echoed
+            kind = message.get("type")
+            handler = self.handlers.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise ApiError(
+                    "invalid_request",
+                    "Unknown message type: send subscribe, unsubscribe, command or ping.",
+                    {"type": [(kind if isinstance(kind, str) else json.dumps(kind))[:40]]},
+                )
+            await handler(self, message, ref)
         except ApiError as exc:
-            await self.send_error(exc.code, ref, exc.message, exc.extra)
+            await self._answer_error(exc.code, ref, exc.message, exc.extra)
         except OSError:  # the client went away before the answer
             return
         except Exception:
-            logger.exception("websocket: %s failed", message.get("type"))
-            await self.send_error("store_error", ref, "The server could not do this now.")
+            logger.exception("websocket: %s failed", str(kind)[:40])
+            await self._answer_error("store_error", ref, "The server could not do this now.")
+
+    async def _answer_error(
+        self, code: str, ref: Any, message: Any = None, detail: Any = None
+    ) -> None:
+        # the client went away (OSError), or the socket is closing (RuntimeError: a send after
+        # the close): nobody to tell
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.send_error(code, ref, message, detail)
 
     async def on_ping(self, message: dict[str, Any], ref: Any) -> None:
         await self.send_json({"type": "pong", "ref": ref})
 
     async def on_subscribe(self, message: dict[str, Any], ref: Any) -> None:
-        after = message.get("after", 0)
-        if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-            raise ApiError(
-                "invalid_request",
-                "`after` is a version number, 0 or more.",
-                {"after": [str(after)[:40]]},
-            )
-        match = await in_thread(readable_match, message.get("match"), self.user)
+        after = int_field(message, "after", 0) or 0
+        match_ref = text_field(message, "match")
+        state = message.get("state", False)
+        if state is not None and not isinstance(state, bool):
+            raise BadField("state", "true or false", state)
+        # the token again (one hop to a thread for it and the match): revoked, closed 4401
+        user, match = await in_thread(_signed_in_and_readable, self.token, match_ref, self.user)
+        if user is None:
+            self.revoke(ref)
+            return
+        self.user = user
         match_id = str(match.pk)
         if match_id in self.follows:
             await self.unsubscribe(match_id)
@@ -195,13 +290,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 "role": "player" if seated else "spectator",
             }
         )
-        pump = asyncio.get_running_loop().create_task(
-            self.pump(follower, bool(message.get("state")))
-        )
+        pump = asyncio.get_running_loop().create_task(self.pump(follower, bool(state)))
         self.follows[match_id] = (follower, pump)
 
     async def on_unsubscribe(self, message: dict[str, Any], ref: Any) -> None:
-        match_id = str(message.get("match"))
+        match_id = text_field(message, "match")
+        assert match_id is not None
         if match_id not in self.follows:
             raise ApiError(
                 "invalid_request", "You do not follow this match.", {"match": [match_id[:40]]}
@@ -210,17 +304,28 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "unsubscribed", "ref": ref, "match": match_id})
 
     async def on_command(self, message: dict[str, Any], ref: Any) -> None:
+        match_id = text_field(message, "match")
+        action = text_field(message, "action")
+        body = message.get("body")
+        if body is not None and not isinstance(body, dict):
+            raise BadField("body", "a JSON object", body)
+        expected = int_field(message, "expected_version", None)
+        key = text_field(message, "idempotency_key", required=False)
         client = self.scope.get("client")
-        status, body, headers = await in_thread(
+        status, answer, headers = await in_thread(
             commands.run_command,
             token=self.token,
-            match_id=message.get("match"),
-            action=message.get("action"),
-            body=message.get("body"),
-            expected_version=message.get("expected_version"),
-            idempotency_key=message.get("idempotency_key"),
+            match_id=match_id,
+            action=action,
+            body=body,
+            expected_version=expected,
+            idempotency_key=key,
             client=tuple(client) if client else None,
         )
+        body = answer
+        if status == 401 and self.token is not None:  # the token was revoked meanwhile
+            self.revoke(ref)
+            return
         if status >= 400 and isinstance(body, dict) and "code" in body:
             await self.send_json({"type": "error", "ref": ref, "status": status, **body})
             return
@@ -228,8 +333,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             "type": "result",
             "ref": ref,
             "status": status,
-            "match": str(message.get("match")),
-            "action": message.get("action"),
+            "match": match_id,
+            "action": action,
             "body": body,
         }
         if isinstance(body, dict) and "version" in body:
@@ -286,6 +391,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await pump
         await follower.close()
 
+    handlers: ClassVar[dict[str, Any]] = {}
+
     # -- helpers ---------------------------------------------------------------------------
 
     async def send_json(self, message: dict[str, Any]) -> None:
@@ -300,6 +407,23 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "error", "ref": ref, "status": response.status_code, **body})
 
 
+def _signed_in_and_readable(token: str | None, match_ref: Any, user: Any) -> tuple[Any, Any]:
+    """(the token's user again, or None if it was revoked; the match he may read)."""
+    if token is not None:
+        user = user_of(token)
+        if user is None or not user.is_authenticated:
+            return None, None
+    return user, readable_match(match_ref, user)
+
+
 def _state(match_id: str, user: Any) -> dict[str, Any]:
     match = load_match(match_id)
     return render(selectors.match_state(match, load_view(match.pk, version=match.version), user))
+
+
+LiveConsumer.handlers = {
+    "subscribe": LiveConsumer.on_subscribe,
+    "unsubscribe": LiveConsumer.on_unsubscribe,
+    "command": LiveConsumer.on_command,
+    "ping": LiveConsumer.on_ping,
+}

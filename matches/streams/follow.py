@@ -49,6 +49,10 @@ class Follower:
             self.match_id, self.start_version, self.start_over, self.listener
         )
 
+    def detach(self) -> None:
+        """The hub forgets this follower's listener now (no await): presence stops."""
+        self.hub.detach(self.match_id, self.listener)
+
     async def close(self) -> None:
         """Stop following; a seated player's grace period starts now."""
         await self.hub.unwatch(self.match_id, self.listener)

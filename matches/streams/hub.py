@@ -15,24 +15,34 @@ It learns of new versions three ways, and any of them is enough:
 A hint whose events do not follow the tail (a gap) is never trusted to fill it: the hub reads
 the missing events from the store instead. So correctness never depends on pub/sub delivery,
 only latency does. The hub also forwards the caller's notifications (group `user.<id>`),
-keeps seated players connected (presence) while they have a stream open, and keeps the waiting
-seeks of users with an open socket alive.
+keeps seated players connected (presence) while they have a stream open, keeps the waiting
+seeks of users with an open socket alive, and closes the sockets whose token was revoked.
+
+The channel layer may be down (its Redis stopped, unreachable): the watcher and the presence
+work start whatever it does, the hub runs on the watcher alone (every
+`TAVLA_STREAM_WATCH_OUTAGE_SECONDS`) while it is down, and a link task keeps trying to make
+its channel again and join every group it needs; a ping through its own channel every
+`LINK_PING` seconds tells it that pub/sub still carries messages, or that it must rebuild.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 
+from matches.api.models import ApiToken
 from matches.services import presence, seeks
 from matches.store.models import Match
 from matches.store.streams import stored_events
@@ -45,6 +55,9 @@ logger = logging.getLogger(__name__)
 TAIL = 128  # events kept per followed match: a client that fell further behind reads the store
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 PRESENCE_TICK = 0.5  # seconds between looks at which open streams are due a presence touch
+LAYER_TIMEOUT = 2.0  # seconds a channel-layer call may take before the layer counts as down
+LINK_RETRY = 1.0  # seconds between attempts to reach a channel layer that is down
+LINK_PING = 2.0  # seconds between pings through the hub's own channel while the layer is up
 
 
 def match_group(match_id: str) -> str:
@@ -68,6 +81,29 @@ def watch_interval() -> float:
     if configured:
         return float(configured)
     return 0.25 if isinstance(get_channel_layer(), InMemoryChannelLayer | None) else 2.0
+
+
+def outage_watch_interval() -> float:
+    """Seconds between store checks while the channel layer is down: the watcher alone
+    carries every push then."""
+    return float(getattr(settings, "TAVLA_STREAM_WATCH_OUTAGE_SECONDS", 0.5) or 0.5)
+
+
+def auth_recheck_interval() -> float:
+    """Seconds between the checks of every open socket's token against the database: the
+    bound on how long a revoked token's socket lives when no hint of it arrives."""
+    return float(getattr(settings, "TAVLA_WS_AUTH_RECHECK_SECONDS", 10) or 10)
+
+
+@dataclass(eq=False)
+class Session:
+    """An authenticated socket: its user's notifications, and a way to close it when its
+    token is revoked (logout, password changed, account deactivated)."""
+
+    user_id: int
+    digest: str  # of the socket's token (ApiToken.digest)
+    deliver: Callable[[dict[str, Any]], None]
+    revoke: Callable[[], None]
 
 
 @dataclass(eq=False)
@@ -183,12 +219,17 @@ class Hub:
 
     def __init__(self) -> None:
         self.feeds: dict[str, Feed] = {}
-        self.inboxes: dict[int, set[Callable[[dict[str, Any]], None]]] = {}
+        self.inboxes: dict[int, set[Session]] = {}
         self.layer = get_channel_layer()
-        self.channel: str | None = None
+        self.channel: str | None = None  # the hub's channel on the layer, while it is up
+        self.groups: set[str] = set()  # the groups the hub needs (joined while the layer is up)
+        self.layer_up = False
+        self.pinged = 0.0  # monotonic time the last ping came back through the layer
+        self.receiver: asyncio.Task[None] | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.fetches: set[asyncio.Task[None]] = set()
-        self.lock = asyncio.Lock()
+        self.checks: set[asyncio.Task[None]] = set()
+        self.link_tried = asyncio.Event()  # the link's first attempt since the start is over
 
     # -- following matches ------------------------------------------------------------------
 
@@ -209,6 +250,13 @@ class Hub:
             feed.finished(over)
         feed.listeners.add(listener)
         return feed
+
+    def detach(self, match_id: str, listener: Listener) -> None:
+        """Stop waking and refreshing the presence of `listener` at once (no await);
+        `unwatch` then tidies the feed and the layer's group."""
+        feed = self.feeds.get(match_id)
+        if feed is not None:
+            feed.listeners.discard(listener)
 
     async def unwatch(self, match_id: str, listener: Listener) -> None:
         feed = self.feeds.get(match_id)
@@ -248,22 +296,54 @@ class Hub:
 
     # -- notifications -----------------------------------------------------------------------
 
-    async def open_inbox(self, user_id: int, deliver: Callable[[dict[str, Any]], None]) -> None:
-        boxes = self.inboxes.setdefault(user_id, set())
+    async def open_inbox(self, session: Session) -> None:
+        """The socket hears its user's notifications and revocations from now on."""
+        boxes = self.inboxes.setdefault(session.user_id, set())
         first = not boxes
-        boxes.add(deliver)
+        boxes.add(session)
         if first:
-            await self._join(user_group(user_id))
+            await self._join(user_group(session.user_id))
 
-    async def close_inbox(self, user_id: int, deliver: Callable[[dict[str, Any]], None]) -> None:
-        boxes = self.inboxes.get(user_id)
-        if boxes is None:
-            return
-        boxes.discard(deliver)
-        if not boxes:
-            del self.inboxes[user_id]
-            await self._leave(user_group(user_id))
+    def drop_inbox(self, session: Session) -> bool:
+        """Forget the socket at once (no await, so nothing can interrupt it); True when it
+        was the user's last one here and his group should be left (`close_inbox`)."""
+        boxes = self.inboxes.get(session.user_id)
+        if boxes is None or session not in boxes:
+            return False
+        boxes.discard(session)
+        if boxes:
+            return False
+        del self.inboxes[session.user_id]
+        return True
+
+    async def close_inbox(self, session: Session) -> None:
+        """`drop_inbox` (if not done yet), then leave the user's group if he has no other
+        socket here."""
+        self.drop_inbox(session)
+        if session.user_id not in self.inboxes:
+            await self._leave(user_group(session.user_id))
             self._stop_if_idle()
+
+    # -- revoked tokens ----------------------------------------------------------------------
+
+    def recheck(self, sessions: list[Session]) -> None:
+        """Check these sockets' tokens against the database (in the background) and close
+        those that are no longer valid."""
+        if not sessions:
+            return
+        task = asyncio.get_running_loop().create_task(self._recheck(sessions))
+        self.checks.add(task)
+        task.add_done_callback(self.checks.discard)
+
+    async def _recheck(self, sessions: list[Session]) -> None:
+        try:
+            valid = await in_thread(_valid_digests, {s.digest for s in sessions})
+        except Exception:
+            logger.warning("stream: the sockets' tokens could not be checked now", exc_info=False)
+            return
+        for session in sessions:
+            if session.digest not in valid:
+                session.revoke()
 
     # -- messages from the channel layer ------------------------------------------------------
 
@@ -276,22 +356,29 @@ class Hub:
             if not feed.extend(message.get("events") or [], bool(message.get("over"))):
                 self.catch_up(feed)  # a gap: the store fills it
         elif kind == "user.notification":
-            for deliver in list(self.inboxes.get(int(message["user"]), ())):
-                deliver(message["notification"])
+            for session in list(self.inboxes.get(int(message["user"]), ())):
+                session.deliver(message["notification"])
+        elif kind == "user.revoked":  # a token deleted, a password changed, a deactivation
+            self.recheck(list(self.inboxes.get(int(message["user"]), ())))
+        elif kind == "hub.ping":
+            self.pinged = time.monotonic()
 
     # -- the background tasks ----------------------------------------------------------------
 
-    async def _start(self) -> None:
-        """The background tasks (and the hub's channel on the layer), once."""
-        async with self.lock:
-            if self.tasks:
-                return
-            if self.layer is not None:
-                self.channel = await self.layer.new_channel("tavla-hub.")
-            loop = asyncio.get_running_loop()
-            self.tasks = [loop.create_task(self._watch()), loop.create_task(self._presence())]
-            if self.channel is not None:
-                self.tasks.append(loop.create_task(self._receive(self.channel)))
+    def _start(self) -> None:
+        """The background tasks, once: the store watcher, presence and token checks first,
+        whatever the channel layer does, then the link to the layer."""
+        if self.tasks:
+            return
+        loop = asyncio.get_running_loop()
+        self.link_tried.clear()
+        self.tasks = [
+            loop.create_task(self._watch()),
+            loop.create_task(self._presence()),
+            loop.create_task(self._check_tokens()),
+        ]
+        if self.layer is not None:
+            self.tasks.append(loop.create_task(self._link()))
 
     def _stop_if_idle(self) -> None:
         if self.feeds or self.inboxes:
@@ -299,16 +386,125 @@ class Hub:
         for task in self.tasks:
             task.cancel()
         self.tasks = []
-        self.channel = None  # the layer forgets a channel whose receiver stopped
+        self._unlink()
+
+    def _unlink(self) -> None:
+        """Forget the layer's channel (the layer forgets a channel whose receiver stopped)."""
+        if self.receiver is not None:
+            self.receiver.cancel()
+            self.receiver = None
+        self.channel = None
+        self.layer_up = False
+
+    async def _layer_call(self, call: Awaitable[Any]) -> Any:
+        return await asyncio.wait_for(call, LAYER_TIMEOUT)
 
     async def _join(self, group: str) -> None:
-        await self._start()
-        if self.layer is not None and self.channel is not None:
-            await self.layer.group_add(group, self.channel)
+        """Hints for `group` from now on, when the layer is up (never raises: while the layer
+        is down the watcher covers the group, and the link joins it when the layer is back)."""
+        self.groups.add(group)
+        self._start()
+        if self.layer is not None and not self.link_tried.is_set():
+            # the first join since the start waits for the link's first attempt (it joins
+            # every group needed), as it waited for the channel before: a hint sent right
+            # after this is heard
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.link_tried.wait(), LAYER_TIMEOUT)
+        channel = self.channel
+        if self.layer is None or channel is None:
+            return
+        try:
+            await self._layer_call(self.layer.group_add(group, channel))
+        except Exception as exc:
+            self._layer_down(exc)
 
     async def _leave(self, group: str) -> None:
-        if self.layer is not None and self.channel is not None:
-            await self.layer.group_discard(group, self.channel)
+        self.groups.discard(group)
+        channel = self.channel
+        if self.layer is None or channel is None:
+            return
+        try:
+            await self._layer_call(self.layer.group_discard(group, channel))
+        except Exception as exc:
+            self._layer_down(exc)
+
+    def _layer_down(self, exc: BaseException) -> None:
+        if self.layer_up:
+            logger.warning(
+                "stream: the channel layer is down (%r): the store watcher carries the pushes,"
+                " every %.2f s, until it is back",
+                exc,
+                outage_watch_interval(),
+            )
+        self._unlink()
+
+    async def _link(self) -> None:
+        """Keep a channel on the layer, joined to every group the hub needs: make it (again)
+        while the layer is down, and ping through it while it is up."""
+        assert self.layer is not None
+        failures = 0
+        while True:
+            if self.channel is None:
+                try:
+                    await self._connect()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.link_tried.set()
+                    failures += 1
+                    if failures == 1:
+                        logger.warning(
+                            "stream: no channel layer (%r): the store watcher carries the"
+                            " pushes until it answers",
+                            exc,
+                        )
+                    await self._reset_layer()
+                    await asyncio.sleep(LINK_RETRY)
+                    continue
+                self.link_tried.set()
+                if failures:
+                    logger.warning("stream: the channel layer is back: pushes by pub/sub again")
+                failures = 0
+            await asyncio.sleep(LINK_PING)
+            channel = self.channel
+            if channel is None:
+                continue
+            try:
+                await self._layer_call(self.layer.send(channel, {"type": "hub.ping"}))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._layer_down(exc)
+                failures = 1
+                await self._reset_layer()
+                continue
+            if time.monotonic() - self.pinged > 3 * LINK_PING + LAYER_TIMEOUT:
+                self._layer_down(TimeoutError("no ping came back through the channel layer"))
+                failures = 1
+                await self._reset_layer()
+
+    async def _connect(self) -> None:
+        """A new channel, joined to every group needed (those added meanwhile too)."""
+        assert self.layer is not None
+        channel = await self._layer_call(self.layer.new_channel("tavla-hub."))
+        joined: set[str] = set()
+        while pending := self.groups - joined:
+            for group in pending:
+                await self._layer_call(self.layer.group_add(group, channel))
+                joined.add(group)
+        self.pinged = time.monotonic()
+        self.channel, self.layer_up = channel, True
+        self.receiver = asyncio.get_running_loop().create_task(self._receive(channel))
+        for feed in self.feeds.values():  # what was missed while the layer was down
+            self.catch_up(feed)
+
+    async def _reset_layer(self) -> None:
+        """Drop the layer's half-made state (its subscriptions, its Redis connection), so the
+        next attempt starts clean."""
+        flush = getattr(self.layer, "flush", None)
+        if flush is not None:
+            with contextlib.suppress(Exception):
+                await self._layer_call(flush())
 
     async def _receive(self, channel: str) -> None:
         assert self.layer is not None
@@ -329,7 +525,8 @@ class Hub:
     async def _watch(self) -> None:
         interval = watch_interval()
         while True:
-            await asyncio.sleep(interval)
+            up = self.layer is None or self.layer_up
+            await asyncio.sleep(interval if up else min(interval, outage_watch_interval()))
             if not self.feeds:
                 continue
             try:
@@ -369,6 +566,22 @@ class Hub:
                     await in_thread(presence.touch_connected, due)
                 except Exception:
                     logger.exception("stream: presence could not be recorded")
+
+    async def _check_tokens(self) -> None:
+        """Every open socket's token, checked against the database now and then: a socket
+        whose revocation hint was lost (the layer down) is closed within this interval."""
+        while True:
+            await asyncio.sleep(auth_recheck_interval())
+            self.recheck([s for boxes in self.inboxes.values() for s in boxes])
+
+
+def _valid_digests(digests: set[str]) -> set[str]:
+    """The digests of these that belong to a token still valid: present, not expired, of an
+    active account (read from the database, not the token cache)."""
+    rows = ApiToken.objects.filter(digest__in=digests, user__is_active=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    )
+    return set(rows.values_list("digest", flat=True))
 
 
 def _versions(match_ids: list[str]) -> dict[str, tuple[int, str]]:

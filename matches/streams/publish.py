@@ -90,6 +90,16 @@ def notice(notice: Notice) -> None:
     send(layer, [(user_group(notice.user_id), message)])
 
 
+def signed_out(user_id: int) -> None:
+    """A `TAVLA_SIGNED_OUT` hook (matches/api/revocation.py): a token of the user was deleted
+    or his account changed. Every process with a socket of his checks those sockets' tokens
+    and closes the revoked ones (4401); if this hint is lost, its periodic check does."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send(layer, [(user_group(user_id), {"type": "user.revoked", "user": user_id})])
+
+
 def notifications(committed: Committed) -> list[tuple[int, str]]:
     """Who should hear of these events outside the match's own stream, and why."""
     view = committed.view

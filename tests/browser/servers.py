@@ -90,6 +90,7 @@ class Site:
             # the pages' matches end at once (a resignation): as tavla_project/settings_test.py
             "TAVLA_RATED_MIN_MOVES": "0",
             "TAVLA_RATED_PAIR_PER_DAY": "0",
+            "TAVLA_STREAMS_PER_ADDRESS": "100000",
             "LOG_LEVEL": "WARNING",
         }
         if db.get("PASSWORD"):

@@ -132,6 +132,7 @@ def service_env(database: dict[str, Any], **extra: str) -> dict[str, str]:
         "API_THROTTLE_ANON_READ": "100000/min",
         "API_THROTTLE_RULES": "100000/min",
         "TAVLA_STREAMS_PER_CLIENT": "100000",  # every test client is 127.0.0.1
+        "TAVLA_STREAMS_PER_ADDRESS": "100000",
         "TAVLA_STREAMS_MAX": "100000",
         "WEB_CONCURRENCY": "1",
     }
