@@ -50,6 +50,11 @@ INSTALLED_APPS = [
     "matches.web",
 ]
 
+# Benchmarks only (benchmarks/api_bench.py --public): the overrides of libraries' private
+# internals to leave out, each replaced by the library's public path, to measure what each one
+# saves (docs/private-internals.md): cache, middleware, rows, render, wsgi_pool, dbhealth, publish.
+TAVLA_PUBLIC_PATHS = frozenset(env.list("TAVLA_PUBLIC_PATHS", default=[]))
+
 MIDDLEWARE = [
     "tavla_project.errorpages.BodyLimitMiddleware",  # 413 before a byte of a long body is read
     "django.middleware.security.SecurityMiddleware",
@@ -64,6 +69,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # a locked-out login's answer (errorpages.locked_out)
 ]
+if "middleware" in TAVLA_PUBLIC_PATHS:
+    _DJANGOS = {
+        "Language": "django.middleware.locale.LocaleMiddleware",
+        "LazyMessages": "django.contrib.messages.middleware.MessageMiddleware",
+    }
+    MIDDLEWARE = [_DJANGOS.get(m.removeprefix("tavla_project.middleware."), m) for m in MIDDLEWARE]
 
 ROOT_URLCONF = "tavla_project.urls"
 WSGI_APPLICATION = "tavla_project.wsgi.application"
@@ -120,7 +131,10 @@ DATABASE_HEALTH_IDLE = env.float("DATABASE_HEALTH_IDLE", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
-if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+if (
+    CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    and "cache" not in TAVLA_PUBLIC_PATHS
+):
     CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
 # Tokens' accounts are kept in this cache (matches/api/authentication.py) only when every process
 # shares it (Redis): a logout must reach them all at once. Empty: read the database each time.
