@@ -10,7 +10,10 @@ one minute to the next), and prints the server's CPU per command, per state read
 trivial view with a token, the medians of each side, and the share of a request's CPU the
 override saves (the rule of docs/private-internals.md: an override that saves less than 10 %
 of a request's CPU gives way to the library's public path). Each run's load average is printed
-beside it. DATABASE_URL as for api_bench (default its own database).
+beside it, and each request's CPU as a multiple of the trivial view's in the same run: for an
+override the trivial view does not pass through (rows, render, publish) that ratio cancels
+the machine's drift between runs, which moved the trivial view alone by a third.
+DATABASE_URL as for api_bench (default its own database).
 """
 
 from __future__ import annotations
@@ -83,9 +86,12 @@ def main() -> int:
                 result = run("" if side == "with" else name, args.seconds)
                 runs[side].append(result)
                 cpu = result["server_cpu_ms"]
+                floor = cpu["per_trivial_view_with_token"]
                 print(
                     f"{name:10} {side:8} load {result['load_average_at_start']}: "
-                    + ", ".join(f"{label} {cpu[key]:.2f} ms" for key, label in KINDS),
+                    + ", ".join(f"{label} {cpu[key]:.2f} ms" for key, label in KINDS)
+                    + f" (command {cpu['per_command'] / floor:.2f} x floor,"
+                    f" state {cpu['per_state_read'] / floor:.2f} x floor)",
                     flush=True,
                 )
         medians = {
@@ -98,13 +104,28 @@ def main() -> int:
         saved = {
             label: 1 - medians["with"][label] / medians["without"][label] for _, label in KINDS
         }
-        summary[name] = {"medians_ms": medians, "saved_share": saved}
+        ratios = {
+            side: {
+                label: statistics.median(
+                    r["server_cpu_ms"][key] / r["server_cpu_ms"]["per_trivial_view_with_token"]
+                    for r in results
+                )
+                for key, label in KINDS[:2]
+            }
+            for side, results in runs.items()
+        }
+        summary[name] = {"medians_ms": medians, "saved_share": saved, "x_floor": ratios}
         print(
             f"{name:10} medians with/without: "
             + ", ".join(
                 f"{label} {medians['with'][label]:.2f}/{medians['without'][label]:.2f} ms"
                 f" ({saved[label]:+.0%})"
                 for _, label in KINDS
+            )
+            + "; x floor with/without: "
+            + ", ".join(
+                f"{label} {ratios['with'][label]:.2f}/{ratios['without'][label]:.2f}"
+                for _, label in KINDS[:2]
             ),
             flush=True,
         )
