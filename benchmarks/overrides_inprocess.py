@@ -1,18 +1,20 @@
-"""What the overrides of rows, render and middleware save, in one process (a benchmark, not
-a test): `python benchmarks/overrides_inprocess.py [--rounds 20] [--batch 40]`.
+"""What the overrides of rows, render and publish save, in one process (a benchmark, not a test):
+`python benchmarks/overrides_inprocess.py [--rounds 20] [--batch 40]`.
 
 api_bench (benchmarks/overrides_bench.py) measures the real server, but on this shared
 machine its runs move by a third from one to the next, more than these overrides save. Here
 one process serves commands (hot-seat matches played on: roll, then the first legal play),
 state reads (`GET /api/v1/matches/{id}` of matches waiting for a play, with their legal
-plays) and the trivial view (`GET /rules/levels`), all with a guest's token, through
-Django's handler (as the server's thread pool runs it; Django's test client), alternating
-with and without the override every `--batch` requests, and takes the thread's CPU time per
-request: both sides share the same seconds of the machine. The switches are those of
-`api_bench --public` (settings.TAVLA_PUBLIC_PATHS; the middleware by a second handler built
-with Django's). The ASGI server, the WSGI pool, the cache (locmem here) and the health check
-(the test client turns Django's off) are not in it. DATABASE_URL: PostgreSQL (default the
-database of api_bench); the matches it makes stay there.
+plays) and the trivial view (`GET /rules/levels`, which neither override touches: the
+control), all with a guest's token, through Django's handler (as the server's thread pool
+runs it; Django's test client), alternating with and without the override every `--batch`
+requests, and takes the process's CPU time per request (all its threads: `group_send` runs on
+a loop in another thread): both sides share the same seconds of the machine. The switches are
+those of `api_bench --public` (settings.TAVLA_PUBLIC_PATHS); the channel layer is a Redis
+pub/sub layer on a redis-server of its own, as in api_bench.
+The ASGI server, the WSGI pool, the cache (locmem here) and the health check (the test client
+turns Django's off) are not in it. DATABASE_URL: PostgreSQL (default the database of
+api_bench); the matches it makes stay there.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from api_bench import start_redis  # noqa: E402
+
+REDIS_PORT, REDIS = start_redis()
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tavla_api_bench")
 os.environ.update(
     DJANGO_SETTINGS_MODULE="tavla_project.settings",
@@ -35,6 +42,7 @@ os.environ.update(
     ALLOWED_HOSTS="testserver",
     LOG_LEVEL="WARNING",
     TAVLA_PUBLIC_PATHS="",
+    CHANNEL_LAYER_URL=f"redis://127.0.0.1:{REDIS_PORT}/0",
     **{
         f"API_THROTTLE_{s}": "1000000/min"
         for s in ("AUTH", "CREATE", "WRITE", "ANON_READ", "RULES")
@@ -46,20 +54,12 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.test import Client, override_settings  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from matches.streams import publish  # noqa: E402
 
 KINDS = ("command", "state", "floor")
 FLOOR = "/api/v1/rules/levels"  # the trivial view
-
-
-def djangos_middleware() -> list[str]:
-    names = {
-        "tavla_project.middleware.Language": "django.middleware.locale.LocaleMiddleware",
-        "tavla_project.middleware.LazyMessages": (
-            "django.contrib.messages.middleware.MessageMiddleware"
-        ),
-    }
-    return [names.get(m, m) for m in settings.MIDDLEWARE]
 
 
 def main() -> int:
@@ -74,9 +74,6 @@ def main() -> int:
     ours = Client()
     token = ours.post("/api/v1/auth/guest", {}, content_type="application/json").json()["token"]
     auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
-    with override_settings(MIDDLEWARE=djangos_middleware()):
-        theirs = Client()
-        theirs.get("/healthz")  # its handler's middleware is built now, with Django's
     ids = []
     while len(ids) < args.matches:
         state = ours.post(
@@ -108,7 +105,7 @@ def main() -> int:
         playing[i] = response.json()
 
     def batch(client: Client, kind: str) -> float:
-        start = time.thread_time()
+        start = time.process_time()
         for i in range(args.batch):
             if kind == "command":
                 command(client, i % len(ids))
@@ -116,15 +113,16 @@ def main() -> int:
             path = f"/api/v1/matches/{ids[i % len(ids)]}" if kind == "state" else FLOOR
             response = client.get(path, **auth)
             assert response.status_code == 200, response.content
-        return (time.thread_time() - start) / args.batch * 1000
+        return (time.process_time() - start) / args.batch * 1000
 
     def public(names: set[str]) -> None:
         settings.TAVLA_PUBLIC_PATHS = frozenset(names)
+        publish._publishers.clear()  # each layer's publisher is chosen once
 
     sides: dict[str, tuple[Any, Any]] = {
         "rows": (lambda: public(set()), lambda: public({"rows"})),
         "render": (lambda: public(set()), lambda: public({"render"})),
-        "middleware": (lambda: None, lambda: None),
+        "publish": (lambda: public(set()), lambda: public({"publish"})),
     }
     results: dict[tuple[str, str], dict[str, list[float]]] = {
         (n, k): {"with": [], "without": []} for n in sides for k in KINDS
@@ -134,11 +132,10 @@ def main() -> int:
             for kind in KINDS:
                 for side in ("with", "without"):
                     (on if side == "with" else off)()
-                    client = theirs if (name == "middleware" and side == "without") else ours
-                    results[name, kind][side].append(batch(client, kind))
+                    results[name, kind][side].append(batch(ours, kind))
                 on()
     print(
-        f"ms of thread CPU per request (median of {args.rounds} batches of {args.batch});"
+        f"ms of process CPU per request (median of {args.rounds} batches of {args.batch});"
         f" load {os.getloadavg()}:"
     )
     for (name, kind), sides_ in results.items():
@@ -148,4 +145,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        REDIS.terminate()
+        REDIS.wait(10)

@@ -52,7 +52,7 @@ INSTALLED_APPS = [
 
 # Benchmarks only (benchmarks/api_bench.py --public): the overrides of libraries' private
 # internals to leave out, each replaced by the library's public path, to measure what each one
-# saves (docs/private-internals.md): cache, middleware, rows, render, wsgi_pool, dbhealth, publish.
+# saves (docs/private-internals.md): cache, rows, render, wsgi_pool, dbhealth, publish.
 TAVLA_PUBLIC_PATHS = frozenset(env.list("TAVLA_PUBLIC_PATHS", default=[]))
 
 MIDDLEWARE = [
@@ -61,20 +61,14 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",  # before anything that may answer (preflights)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "tavla_project.middleware.Language",  # the language from Accept-Language (Django's, cheaper)
+    "django.middleware.locale.LocaleMiddleware",  # the language from Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tavla_project.middleware.LazyMessages",  # Django's, its storage built only when used
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # a locked-out login's answer (errorpages.locked_out)
 ]
-if "middleware" in TAVLA_PUBLIC_PATHS:
-    _DJANGOS = {
-        "Language": "django.middleware.locale.LocaleMiddleware",
-        "LazyMessages": "django.contrib.messages.middleware.MessageMiddleware",
-    }
-    MIDDLEWARE = [_DJANGOS.get(m.removeprefix("tavla_project.middleware."), m) for m in MIDDLEWARE]
 
 ROOT_URLCONF = "tavla_project.urls"
 WSGI_APPLICATION = "tavla_project.wsgi.application"

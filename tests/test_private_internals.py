@@ -181,14 +181,6 @@ FINGERPRINTS = {
     # tavla_project/wsgi_pool.py
     "django.core.handlers.wsgi:WSGIHandler.__call__": "1244654f6388ebc6",
     "django.http.response:HttpResponseBase.close": "1d0ee8e9b28d9f9f",
-    # tavla_project/middleware.py
-    "django.middleware.locale:LocaleMiddleware.process_request": "c321a2df704b8f17",
-    "django.middleware.locale:LocaleMiddleware.process_response": "5acbf413d45ccf8e",
-    "django.utils.translation.trans_real:get_language_from_request": "f8c4012eeb8267b2",
-    "django.contrib.messages.middleware:MessageMiddleware.process_request": "d0a09e17f4d24274",
-    "django.contrib.messages.middleware:MessageMiddleware.process_response": "759b4eee4834fbd5",
-    "django.contrib.messages.api:add_message": "0a72b983e44179e1",
-    "django.contrib.messages.api:get_messages": "a10e36dd4cb57231",
     # matches/api/contract.py (the compiled renderers)
     "rest_framework.serializers:Serializer.to_representation": "cb8425981b4e624c",
     "rest_framework.fields:IntegerField.to_representation": "34414bc9bda52949",
@@ -422,58 +414,6 @@ def test_closing_the_response_ends_djangos_request() -> None:
     response._resource_closers.append(lambda: closed.append(True))
     response.close()
     assert closed == [True]
-
-
-# -- tavla_project/middleware.py: Django's language and message middleware ----------------
-
-
-def test_the_language_is_chosen_from_the_cookie_and_the_header_alone() -> None:
-    """Language remembers Django's choice per (cookie, Accept-Language) and asks Django with
-    a stand-in request that has only COOKIES and META: Django must read nothing else (an
-    AttributeError here), and the site must have no language prefixes in its URLs."""
-    from django.conf import settings
-    from django.urls import clear_url_caches
-    from django.utils.translation import get_language_from_request, trans_real
-
-    from tavla_project import middleware
-
-    assert list(inspect.signature(get_language_from_request).parameters) == [
-        "request",
-        "check_path",
-    ]
-    middleware._language.cache_clear()
-    assert middleware._language(None, "tr-TR,tr;q=0.9") == "tr"
-    assert middleware._language("sr-latn", "tr") == "sr-latn"
-    assert middleware._language(None, "") == settings.LANGUAGE_CODE
-    clear_url_caches()
-    assert trans_real.get_supported_language_variant("tr") == "tr"
-    from django.conf.urls.i18n import is_language_prefix_patterns_used
-
-    assert is_language_prefix_patterns_used(settings.ROOT_URLCONF) == (False, False)
-
-
-def test_the_message_storage_is_djangos_private_request_attribute() -> None:
-    """LazyMessages puts a lazy storage where Django's messages look for it
-    (`request._messages`) and skips the response when that object was never built
-    (`SimpleLazyObject._wrapped is empty`)."""
-    from django.contrib import messages
-    from django.contrib.messages.storage.base import BaseStorage
-    from django.contrib.sessions.middleware import SessionMiddleware
-    from django.http import HttpResponse
-    from django.test import RequestFactory
-    from django.utils.functional import SimpleLazyObject, empty
-
-    from tavla_project.middleware import LazyMessages
-
-    request = RequestFactory().get("/admin/")
-    SessionMiddleware(lambda r: HttpResponse()).process_request(request)
-    LazyMessages(lambda r: HttpResponse()).process_request(request)
-    lazy = request._messages  # type: ignore[attr-defined]
-    assert isinstance(lazy, SimpleLazyObject) and lazy._wrapped is empty
-    assert messages.get_messages(request) is lazy
-    messages.info(request, "saved")
-    assert isinstance(lazy._wrapped, BaseStorage)
-    assert [m.message for m in lazy] == ["saved"]
 
 
 # -- matches/api/contract.py: the compiled renderers ----------------------------------------
