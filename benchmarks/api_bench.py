@@ -1,7 +1,7 @@
 """Speed of the REST API through a real HTTP server (a benchmark, not a test).
 
     python benchmarks/api_bench.py [--games 64] [--seconds 30] [--state-seconds 15]
-                                   [--workers 2] [--no-redis]
+                                   [--workers 2] [--no-redis] [--public cache,rows,...]
 
 Starts the web server as deployed (gunicorn with uvicorn workers, deploy/gunicorn.conf.py,
 `--workers` processes) on 127.0.0.1 with PostgreSQL and, unless `--no-redis`, a redis-server of
@@ -28,6 +28,10 @@ of per cent from one minute to the next, and measured one after the other a kind
 the floor moved with it. Between slices the clients stop and the last answers come in, so a
 slice's server CPU is its own requests'. Each kind reports requests per second and latency
 p50 / p90 / p99 per request kind (from the client's side: queueing in the server included).
+
+`--public` leaves out overrides of libraries' private internals, each replaced by the
+library's public path (cache, rows, render, wsgi_pool, dbhealth, publish:
+settings.TAVLA_PUBLIC_PATHS), to measure what each one saves (docs/private-internals.md).
 
 Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
 PostgreSQL server (default postgres://postgres@127.0.0.1:5432/tavla_api_bench); the database
@@ -85,8 +89,9 @@ def prepare_database(url: str) -> None:
     )
 
 
-def server_env(url: str, redis_port: int | None = None) -> dict[str, str]:
+def server_env(url: str, redis_port: int | None = None, public: str = "") -> dict[str, str]:
     env = dict(os.environ)
+    env["TAVLA_PUBLIC_PATHS"] = public
     if redis_port:
         env.update(
             CACHE_URL=f"redis://{HOST}:{redis_port}/1",
@@ -137,9 +142,14 @@ def start_redis() -> tuple[int, subprocess.Popen[bytes]]:
 
 
 def start_server(
-    url: str, port: int, workers: int, redis_port: int | None, wsgi: bool = False
+    url: str,
+    port: int,
+    workers: int,
+    redis_port: int | None,
+    wsgi: bool = False,
+    public: str = "",
 ) -> subprocess.Popen[bytes]:
-    env = server_env(url, redis_port)
+    env = server_env(url, redis_port, public)
     env.update(WEB_CONCURRENCY=str(workers))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     # --wsgi: the WSGI application on gunicorn's threaded workers (to compare servers, or to
@@ -450,6 +460,12 @@ def main() -> int:
     parser.add_argument("--no-redis", action="store_true", help="no cache, no channel layer")
     parser.add_argument("--wsgi", action="store_true", help="serve WSGI (gthread) instead")
     parser.add_argument("--length", type=int, default=3, help="points per match")
+    parser.add_argument(
+        "--public",
+        default="",
+        help="overrides to leave out for the library's public path: comma-separated, of"
+        " cache, rows, render, wsgi_pool, dbhealth, publish",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
@@ -457,7 +473,7 @@ def main() -> int:
     prepare_database(url)
     redis_port, redis = (None, None) if args.no_redis else start_redis()
     port = free_port()
-    server = start_server(url, port, args.workers, redis_port, args.wsgi)
+    server = start_server(url, port, args.workers, redis_port, args.wsgi, args.public)
     stats = Stats()
     stop = threading.Event()
     load = os.getloadavg()
@@ -515,6 +531,7 @@ def main() -> int:
         "server": f"gunicorn {'gthread (WSGI)' if args.wsgi else '+ uvicorn'},"
         f" {args.workers} workers, PostgreSQL"
         + ("" if args.no_redis else ", Redis cache and channel layer"),
+        "public_paths": args.public,
         "load_average_at_start": [round(x, 2) for x in load],
         "rounds": rounds,
         "cpus": os.cpu_count(),

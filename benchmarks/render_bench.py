@@ -47,7 +47,7 @@ def state(position: Position, dice: Dice) -> shapes.MatchState:
         version=40,
         status="active",
         settings=shapes.Settings(
-            "online", 5, True, True, False, 3, "opening_roll", None, clock, True, True
+            "tavla", "online", 5, True, True, False, 3, "opening_roll", None, clock, True, True
         ),
         players=[
             shapes.Player(0, "ana", "Ana", "registered", 1523.4),
@@ -64,6 +64,7 @@ def state(position: Position, dice: Dice) -> shapes.MatchState:
         to_act=who,
         actions=["play", "resign"],
         legal_plays=plays_json(position, dice),
+        first_turn=None,
         cube=shapes.Cube(2, who, False, True),
         crawford=shapes.Crawford(True, False, False),
         score=shapes.Score(1, 2, [1, 2], 5),

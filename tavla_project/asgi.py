@@ -34,7 +34,8 @@ from matches import dbhealth  # noqa: E402
 from matches.streams.routing import websocket_urlpatterns  # noqa: E402
 from tavla_project.wsgi_pool import WsgiPool  # noqa: E402
 
-dbhealth.connect()  # health checks only on idle database connections
+if "dbhealth" not in settings.TAVLA_PUBLIC_PATHS:
+    dbhealth.connect()  # health checks only on idle database connections
 
 if not settings.DEBUG and not settings.STATIC_COLLECTED:
     logging.getLogger("tavla_project.static").warning(
@@ -47,11 +48,15 @@ if not settings.DEBUG and not settings.STATIC_COLLECTED:
 django_wsgi = WsgiPool(get_wsgi_application(), threads=settings.WEB_THREADS)
 
 
+# benchmarks only: every request through Django's ASGI handler (docs/private-internals.md)
+_ALL_TO_ASGI = "wsgi_pool" in settings.TAVLA_PUBLIC_PATHS
+
+
 class HttpRouter:
     """Async views to Django's ASGI handler, everything else to the WSGI thread pool."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if _is_async_view(scope["path"]):
+        if _ALL_TO_ASGI or _is_async_view(scope["path"]):
             await django_asgi(scope, receive, send)
         else:
             await django_wsgi(scope, receive, send)

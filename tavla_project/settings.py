@@ -56,17 +56,22 @@ INSTALLED_APPS = [
     "matches.web",
 ]
 
+# Benchmarks only (benchmarks/api_bench.py --public): the overrides of libraries' private
+# internals to leave out, each replaced by the library's public path, to measure what each one
+# saves (docs/private-internals.md): cache, rows, render, wsgi_pool, dbhealth, publish.
+TAVLA_PUBLIC_PATHS = frozenset(env.list("TAVLA_PUBLIC_PATHS", default=[]))
+
 MIDDLEWARE = [
     "tavla_project.errorpages.BodyLimitMiddleware",  # 413 before a byte of a long body is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before anything that may answer (preflights)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "tavla_project.middleware.Language",  # the language from Accept-Language (Django's, cheaper)
+    "django.middleware.locale.LocaleMiddleware",  # the language from Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tavla_project.middleware.LazyMessages",  # Django's, its storage built only when used
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # a locked-out login's answer (errorpages.locked_out)
 ]
@@ -126,7 +131,10 @@ DATABASE_HEALTH_IDLE = env.float("DATABASE_HEALTH_IDLE", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
-if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+if (
+    CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    and "cache" not in TAVLA_PUBLIC_PATHS
+):
     CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
     # The cache is never waited for long (matches/api/cacheguard.py: a Redis that hangs is an
     # outage, skipped for a few seconds like one that refuses connections).

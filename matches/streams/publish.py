@@ -188,8 +188,7 @@ class Publisher:
         if time.monotonic() < self.paused_until:
             return False
         try:
-            # the name RedisPubSubLoopLayer._get_group_channel_name gives the group
-            sent = [(f"{self.prefix}__group__{g}", self.layer.serialize(m)) for g, m in messages]
+            sent = [(group_channel(self.prefix, g), self.layer.serialize(m)) for g, m in messages]
             if len(sent) == 1:
                 self.client.publish(*sent[0])
             else:  # the match's message and its notifications: one round trip
@@ -208,6 +207,13 @@ class Publisher:
         return True
 
 
+def group_channel(prefix: str, group: str) -> str:
+    """The Redis channel of a group: the name channels-redis' private
+    `RedisPubSubLoopLayer._get_group_channel_name` gives it (tests/test_private_internals.py
+    compares the two; docs/private-internals.md)."""
+    return f"{prefix}__group__{group}"
+
+
 _publishers: dict[int, tuple[Any, Publisher | None]] = {}
 
 
@@ -216,7 +222,8 @@ def _publisher(layer: Any) -> Publisher | None:
     known = _publishers.get(id(layer))
     if known is None or known[0] is not layer:
         publisher = None
-        if isinstance(layer, RedisPubSubChannelLayer):
+        public = "publish" in settings.TAVLA_PUBLIC_PATHS  # benchmarks only: group_send
+        if isinstance(layer, RedisPubSubChannelLayer) and not public:
             config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
             hosts = config.get("hosts") or []
             if len(hosts) == 1 and isinstance(hosts[0], str):
