@@ -199,6 +199,21 @@ FINGERPRINTS = {
     "django.db:close_old_connections": "f5cf044cab3a61cd",
     # matches/streams/views.py (AsyncAPIView.dispatch)
     "rest_framework.views:APIView.dispatch": "35774e9080c3fa6e",
+    # tavla_project/uvicorn_worker.py (Protocol: the header timeout, the JSON 400)
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.connection_made": "52a70c678525d887",
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.connection_lost": "8a5a84898dabba92",
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.on_message_begin": "4f7bac281585eb31",
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.on_headers_complete": (
+        "f5d7f89383b961ff"
+    ),
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.send_400_response": (
+        "65982634137320d0"
+    ),
+    "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol.data_received": "8583b7d501b5b5dd",
+    # tavla_project/broker.py (the embedded broker's transport)
+    "kombu.transport.sqlalchemy:Channel._engine_from_config": "ff34f1007cda0890",
+    "kombu.transport.sqlalchemy:Channel._get": "1d3303fa19a6d3a8",
+    "kombu.transport.sqlalchemy:Channel._open": "4cf69253e926ee99",
 }
 
 
