@@ -37,7 +37,7 @@ from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match, readable_match
 from matches.store.streams import load_view
 
-from . import commands
+from . import commands, lobby
 from .auth import token_of, user_of
 from .db import in_thread
 from .follow import Follower
@@ -61,6 +61,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     token: str | None = None
     user: Any = None
+    lobby: frozenset[str] = frozenset()  # the lobby's lists this socket follows (none: off)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every handler:
@@ -114,6 +115,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if getattr(self, "inbox", False):
             await self.hub.close_inbox(self.user.pk, self.notify)
             self.inbox = False
+        if self.lobby:
+            self.lobby = frozenset()
+            await self.hub.close_lobby(self.lobby_notify)
 
     # -- receiving ------------------------------------------------------------------------
 
@@ -147,12 +151,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             "unsubscribe": self.on_unsubscribe,
             "command": self.on_command,
             "ping": self.on_ping,
+            "subscribe_lobby": self.on_subscribe_lobby,
+            "unsubscribe_lobby": self.on_unsubscribe_lobby,
         }.get(message.get("type"))  # type: ignore[arg-type]
         if handler is None:
             await self.send_error(
                 "invalid_request",
                 ref,
-                "Unknown message type: send subscribe, unsubscribe, command or ping.",
+                "Unknown message type: send subscribe, unsubscribe, command, ping,"
+                " subscribe_lobby or unsubscribe_lobby.",
                 {"type": [str(message.get("type"))[:40]]},
             )
             return
@@ -237,6 +244,25 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if headers.get("Idempotent-Replayed"):
             reply["replayed"] = True
         await self.send_json(reply)
+
+    async def on_subscribe_lobby(self, message: dict[str, Any], ref: Any) -> None:
+        """Follow the lobby's lists (matches/streams/lobby.py); again: change the lists."""
+        what = lobby.parse_subscription(message)
+        if not self.lobby:
+            await self.hub.open_lobby(self.lobby_notify)
+        self.lobby = what
+        await self.send_json({"type": "lobby_subscribed", "ref": ref, "what": sorted(what)})
+
+    async def on_unsubscribe_lobby(self, message: dict[str, Any], ref: Any) -> None:
+        if self.lobby:
+            self.lobby = frozenset()
+            await self.hub.close_lobby(self.lobby_notify)
+        await self.send_json({"type": "lobby_unsubscribed", "ref": ref})
+
+    def lobby_notify(self, note: dict[str, Any]) -> None:
+        """A lobby hint (called by the hub, on the loop): sent if this socket follows its list."""
+        if note.get("what") in self.lobby:
+            asyncio.get_running_loop().create_task(self._send_quietly(dumps(note)))
 
     # -- pushing ----------------------------------------------------------------------------
 

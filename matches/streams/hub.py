@@ -37,6 +37,7 @@ from matches.services import presence, seeks
 from matches.store.models import Match
 from matches.store.streams import stored_events
 
+from . import lobby
 from .db import in_thread
 from .messages import dumps, events_json, events_message
 
@@ -184,6 +185,9 @@ class Hub:
     def __init__(self) -> None:
         self.feeds: dict[str, Feed] = {}
         self.inboxes: dict[int, set[Callable[[dict[str, Any]], None]]] = {}
+        self.lobby: set[Callable[[dict[str, Any]], None]] = set()  # the live lobby's sockets
+        self.lobby_marks: dict[str, str] | None = None  # the lists as the watcher last saw them
+        self.lobby_hinted: dict[str, float] = {}  # when the layer last brought a lobby hint
         self.layer = get_channel_layer()
         self.channel: str | None = None
         self.tasks: list[asyncio.Task[None]] = []
@@ -265,6 +269,49 @@ class Hub:
             await self._leave(user_group(user_id))
             self._stop_if_idle()
 
+    # -- the live lobby ----------------------------------------------------------------------
+
+    async def open_lobby(self, deliver: Callable[[dict[str, Any]], None]) -> None:
+        first = not self.lobby
+        self.lobby.add(deliver)
+        if first:
+            await self._join(lobby.LOBBY_GROUP)
+            try:  # the watcher's first sample, so a change from now on is seen
+                self.lobby_marks = await in_thread(lobby.marks)
+            except Exception:
+                self.lobby_marks = None
+                logger.exception("stream: the store watcher could not read the lobby")
+
+    async def close_lobby(self, deliver: Callable[[dict[str, Any]], None]) -> None:
+        if deliver not in self.lobby:
+            return
+        self.lobby.discard(deliver)
+        if not self.lobby:
+            await self._leave(lobby.LOBBY_GROUP)
+            self._stop_if_idle()
+
+    def lobby_changed(self, what: str, match_id: str | None) -> None:
+        note = {"type": "lobby", "what": what, "match": match_id}
+        for deliver in list(self.lobby):
+            deliver(note)
+
+    async def _watch_lobby(self, interval: float) -> None:
+        """The store watcher's part for the lobby: a hint for each list whose ids changed
+        since its last look, unless the layer brought one for it meanwhile."""
+        try:
+            marks = await in_thread(lobby.marks)
+        except Exception:
+            logger.exception("stream: the store watcher could not read the lobby")
+            return
+        before, self.lobby_marks = self.lobby_marks, marks
+        if before is None:
+            return
+        now = time.monotonic()
+        for what, mark in marks.items():
+            recent = now - self.lobby_hinted.get(what, -1e9) <= 2 * interval
+            if before.get(what) != mark and not recent:
+                self.lobby_changed(what, None)
+
     # -- messages from the channel layer ------------------------------------------------------
 
     def on_message(self, message: dict[str, Any]) -> None:
@@ -278,6 +325,9 @@ class Hub:
         elif kind == "user.notification":
             for deliver in list(self.inboxes.get(int(message["user"]), ())):
                 deliver(message["notification"])
+        elif kind == "lobby.changed" and message.get("what") in lobby.WHATS:
+            self.lobby_hinted[message["what"]] = time.monotonic()
+            self.lobby_changed(message["what"], str(message.get("match")))
 
     # -- the background tasks ----------------------------------------------------------------
 
@@ -294,7 +344,7 @@ class Hub:
                 self.tasks.append(loop.create_task(self._receive(self.channel)))
 
     def _stop_if_idle(self) -> None:
-        if self.feeds or self.inboxes:
+        if self.feeds or self.inboxes or self.lobby:
             return
         for task in self.tasks:
             task.cancel()
@@ -330,6 +380,8 @@ class Hub:
         interval = watch_interval()
         while True:
             await asyncio.sleep(interval)
+            if self.lobby:
+                await self._watch_lobby(interval)
             if not self.feeds:
                 continue
             try:
