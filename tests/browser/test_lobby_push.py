@@ -34,9 +34,11 @@ def test_an_open_challenge_by_another_player_appears_without_a_click(open_page) 
     created: list[tuple[float, int]] = []  # when Ana's page got the answer to its POST
     ana.on(
         "response",
-        lambda r: created.append((time.monotonic(), r.status))
-        if r.url.endswith("/api/v1/matches") and r.request.method == "POST"
-        else None,
+        lambda r: (
+            created.append((time.monotonic(), r.status))
+            if r.url.endswith("/api/v1/matches") and r.request.method == "POST"
+            else None
+        ),
     )
     match_id = start_match(ana, "online", 1, invite="open")
     assert [status for _, status in created] == [201]
