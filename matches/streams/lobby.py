@@ -2,7 +2,7 @@
 public live matches change, so its client reads the list again (docs/realtime.md "Lobby").
 
 After commit, `messages` finds what a committed append changed in the lobby's lists (a
-challenge created, joined or withdrawn; a public match started or over) and `publish` sends
+challenge created, joined or withdrawn; a public online match started or over) and `publish` sends
 `{"type": "lobby.changed", "what", "match"}` to the channel-layer group `lobby`. The push is a
 hint, as every push: each web process with lobby subscribers also samples the lists' ids in
 the store every watch interval (`marks`), so a lost message, or another process's write the
@@ -28,24 +28,27 @@ MARK_ROWS = 500  # ids sampled per list by the store watcher (the lists show few
 
 def messages(committed: Committed) -> list[tuple[str, dict[str, Any]]]:
     """The lobby hints of one committed append: none unless it created, seated, ended or
-    aborted a public match (one read of the Match row then)."""
+    aborted a public online match (one read of the Match row then)."""
     types = {e.type for e in committed.events}
     view = committed.view
     state = view.state
-    over = state is not None and state.is_over and bool(types - {"rematch_offered"})
+    over = (
+        state is not None and state.is_over and bool(types - {"rematch_offered", "marked_unrated"})
+    )
     if not (types & {"match_created", "player_joined"} or over) or view.match_id is None:
         return []
-    row = Match.objects.filter(pk=view.match_id).values("public", "mode").first()
+    if view.created is None or view.created.mode != Match.Mode.ONLINE:
+        return []  # computer and hot-seat matches are no one's lobby
+    row = Match.objects.filter(pk=view.match_id).values("public").first()
     if row is None or not row["public"]:
         return []
     changed: list[str] = []
     created = "match_created" in types
     started = "player_joined" in types and view.full
-    listed = created and not view.full  # a challenge put up (or a private match: no row)
+    listed = created and not view.full  # a challenge put up
     taken = started and not created
     withdrawn = over and view.started_at is None
-    online = row["mode"] == Match.Mode.ONLINE
-    if online and (listed or taken or withdrawn) and _was_open(view.match_id):
+    if (listed or taken or withdrawn) and _was_open(view.match_id):
         changed.append("challenges")
     if (started and not over) or (over and view.started_at is not None):
         changed.append("live")
@@ -86,7 +89,7 @@ def parse_subscription(message: dict[str, Any]) -> frozenset[str]:
 
 def marks() -> dict[str, str]:
     """A short digest of each list's ids as the store has them now (the watcher compares
-    two): open challenges and public live matches."""
+    two): open challenges and public online matches being played."""
     listed = (
         Match.objects.filter(
             Q(
@@ -95,7 +98,7 @@ def marks() -> dict[str, str]:
                 public=True,
                 lobby__open_challenge=True,
             )
-            | Q(status=Match.Status.ACTIVE, public=True)
+            | Q(status=Match.Status.ACTIVE, mode=Match.Mode.ONLINE, public=True)
         )
         .order_by("-created_at", "pk")
         .values_list("pk", "status")[: 2 * MARK_ROWS]

@@ -6,7 +6,7 @@
 
 import * as live from "./live.js";
 
-const COALESCE = 150; // ms: hints closer than this make one refresh
+const COALESCE = 250; // ms: hints closer than this make one refresh
 const POLL_EVERY = 20_000; // ms between refreshes while the socket is not open
 
 /**
