@@ -218,7 +218,7 @@ REST_FRAMEWORK = {
 # middleware before authentication, so it never gets 401.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_ALLOW_HEADERS = (*default_cors_headers, "if-match", "idempotency-key")
+CORS_ALLOW_HEADERS = (*default_cors_headers, "if-match", "idempotency-key", "tavla-lag")
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Idempotent-Replayed", "Retry-After"]
 
 SPECTACULAR_SETTINGS = {

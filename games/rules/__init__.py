@@ -8,7 +8,7 @@ docs/rules.md describes it.
 
 from __future__ import annotations
 
-from .clock import SITE_CLOCK, Clock, ClockSettings
+from .clock import SITE_CLOCK, Clock, ClockSettings, LagTracker
 from .dice import ALL_ROLLS, Dice
 from .errors import (
     IllegalAction,
@@ -117,6 +117,7 @@ __all__ = [
     "InvalidNotation",
     "InvalidPosition",
     "InvalidSettings",
+    "LagTracker",
     "LoseMatch",
     "MatFile",
     "MatchId",

@@ -5,6 +5,12 @@ match `reserve` runs; no single move may take longer than `max_move` seconds. A 
 time one player is the one to act: from the moment it becomes his duty (the opponent's play,
 a double offered to him) until it is someone else's, so roll and play are one move.
 When time runs out the player loses the match.
+
+Lag compensation (`LagTracker`, after lichess's scalachess): each player has a quota of
+seconds; a command whose client reports network lag has that lag, bounded by the quota and by
+`LAG_MAX_PER_MOVE` for the whole move, taken off the time the move is charged. The quota grows
+by `LAG_QUOTA_GAIN` at the end of each of his moves, up to `LAG_QUOTA_MAX`. The compensation
+granted is recorded in the event (replay never re-judges), so replay gives the same clock.
 """
 
 from __future__ import annotations
@@ -74,6 +80,47 @@ class ClockSettings:
         }
 
 
+LAG_QUOTA_START = 3.0
+"""Seconds of lag compensation a player has when his match starts."""
+LAG_QUOTA_GAIN = 1.0
+"""Seconds added to his quota at the end of each of his moves."""
+LAG_QUOTA_MAX = 7.0
+"""The quota never grows past this."""
+LAG_MAX_PER_MOVE = 2.0
+"""No move is compensated more than this, whatever the quota and the reported lag."""
+
+
+@dataclass(frozen=True, slots=True)
+class LagTracker:
+    """One player's lag quota. `armed` once his client has reported lag in this match: a
+    client that never reports is never compensated, so it has no grace at its deadline."""
+
+    quota: float = LAG_QUOTA_START
+    armed: bool = False
+
+    def compensation(self, lag: float, credit: float = 0.0) -> float:
+        """What a command reporting `lag` seconds would be granted now, in a move already
+        granted `credit`: the lag, at most the quota and what the move may still get."""
+        room = min(self.quota, LAG_MAX_PER_MOVE - credit)
+        return round(max(0.0, min(lag, room)), 3)
+
+    def grace(self, credit: float = 0.0) -> float:
+        """The most a command could still be granted in this move (0 unless armed): the
+        clock's enforcement waits that long past the deadline."""
+        return self.compensation(LAG_MAX_PER_MOVE, credit) if self.armed else 0.0
+
+    def granted(self, comp: float) -> LagTracker:
+        """After `comp` seconds were granted (a recorded figure, not re-judged)."""
+        return LagTracker(max(0.0, round(self.quota - comp, 3)), True)
+
+    def moved(self) -> LagTracker:
+        """At the end of one of his moves: the quota grows, up to its cap."""
+        return LagTracker(min(LAG_QUOTA_MAX, round(self.quota + LAG_QUOTA_GAIN, 3)), self.armed)
+
+
+_NO_LAG = (LagTracker(), LagTracker())
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
     """Both reserves and the move that is running, if any."""
@@ -82,6 +129,8 @@ class Clock:
     reserve: tuple[float, float]
     running: int | None = None  # the player whose move it is
     since: datetime | None = None  # when his move started
+    lag: tuple[LagTracker, LagTracker] = _NO_LAG  # each player's lag quota
+    credit: float = 0.0  # lag compensation granted to the running move so far
 
     @classmethod
     def new(cls, settings: ClockSettings) -> Clock:
@@ -95,29 +144,60 @@ class Clock:
         if to is not None and to == self.running:
             return self
         clock = self._charged(at)
-        return replace(clock, running=to, since=at if to is not None else None)
+        return replace(clock, running=to, since=at if to is not None else None, credit=0.0)
 
     def _charged(self, at: datetime) -> Clock:
         if self.running is None or self.since is None:
             return self
-        used = (at - self.since).total_seconds()
+        used = (at - self.since).total_seconds() - self.credit
         over = max(0.0, used - self.settings.delay)
         reserve = list(self.reserve)
         reserve[self.running] = max(0.0, reserve[self.running] - over)
-        return replace(self, reserve=(reserve[0], reserve[1]))
+        lag = list(self.lag)
+        lag[self.running] = lag[self.running].moved()
+        return replace(self, reserve=(reserve[0], reserve[1]), lag=(lag[0], lag[1]))
+
+    def compensation(self, lag: float) -> float:
+        """The compensation a command of the running player reporting `lag` seconds gets."""
+        if self.running is None:
+            return 0.0
+        return self.lag[self.running].compensation(lag, self.credit)
+
+    def credited(self, comp: float) -> Clock:
+        """The running move after `comp` seconds of lag were granted to it (as recorded)."""
+        if self.running is None:
+            return self
+        lag = list(self.lag)
+        lag[self.running] = lag[self.running].granted(comp)
+        return replace(self, lag=(lag[0], lag[1]), credit=round(self.credit + comp, 3))
 
     def deadline(self) -> datetime | None:
-        """When the running move is out of time."""
+        """When the running move is out of time for a command that reports no lag (the
+        compensation already granted to this move included)."""
         if self.running is None or self.since is None:
             return None
         s = self.settings
         allowed = min(s.delay + self.reserve[self.running], s.max_move)
-        return self.since + timedelta(seconds=allowed)
+        return self.since + timedelta(seconds=allowed + self.credit)
 
-    def out_of_time(self, now: datetime) -> int | None:
-        """The player whose time has run out at `now`, if any."""
+    def timeout_at(self) -> datetime | None:
+        """When the running player is timed out with no command from him: the deadline plus
+        the most his lag quota could still cover (LagTracker.grace)."""
         deadline = self.deadline()
-        return self.running if deadline is not None and now >= deadline else None
+        if deadline is None or self.running is None:
+            return None
+        return deadline + timedelta(seconds=self.lag[self.running].grace(self.credit))
+
+    def out_of_time(self, now: datetime, lag: float | None = None) -> int | None:
+        """The player whose time has run out at `now`, if any. `lag`: the lag reported by a
+        command of the running player arriving at `now` (compensated as `compensation`);
+        None for anyone else (the clock's tasks, the opponent): the grace counts then."""
+        if lag is None:
+            end = self.timeout_at()
+        else:
+            deadline = self.deadline()
+            end = None if deadline is None else deadline + timedelta(seconds=self.compensation(lag))
+        return self.running if end is not None and now >= end else None
 
     def remaining(self, now: datetime) -> list[dict[str, float]]:
         """For each player: delay left in the running move, reserve left (never below 0)."""
@@ -126,7 +206,7 @@ class Clock:
             reserve = self.reserve[player]
             delay = 0.0
             if player == self.running and self.since is not None:
-                used = max(0.0, (now - self.since).total_seconds())
+                used = max(0.0, (now - self.since).total_seconds() - self.credit)
                 delay = max(0.0, self.settings.delay - used)
                 over = max(0.0, used - self.settings.delay)
                 reserve = max(0.0, reserve - over)

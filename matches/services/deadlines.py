@@ -29,10 +29,11 @@ def clocked(view: MatchView) -> bool:
 
 
 def deadline_of(view: MatchView) -> datetime | None:
-    """When the running move is lost on time, for a match being played on a clock."""
+    """When the running move is lost on time with no command from its player, for a match
+    being played on a clock: the clock's deadline plus his lag grace (Clock.timeout_at)."""
     if not clocked(view) or view.clock is None:
         return None
-    return view.clock.deadline()
+    return view.clock.timeout_at()
 
 
 def keeps_clock_row(view: MatchView) -> bool:
@@ -73,8 +74,10 @@ def record_deadline(view: MatchView, now: datetime) -> None:
             presence.seen_at_start(view, now)
 
 
-def out_of_time(view: MatchView, now: datetime) -> int | None:
-    """The seat whose clock has run out at `now` in a match still being played, if any."""
+def out_of_time(view: MatchView, now: datetime, lag: float | None = None) -> int | None:
+    """The seat whose clock has run out at `now` in a match still being played, if any.
+    `lag`: judging a command of the running seat that reports this lag (seconds); None: the
+    clock's tasks and anyone else, who wait out his lag grace too."""
     if view.clock is None or view.state is None or view.state.is_over or not view.full:
         return None
-    return view.clock.out_of_time(now)
+    return view.clock.out_of_time(now, lag)

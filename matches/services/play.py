@@ -12,7 +12,7 @@ leads to them: nobody has to ask for them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -349,8 +349,11 @@ def _command(
     hint: MatchView | None = None,
     authorize: Authorize | None = None,
     savepoint: bool = True,
+    lag: float | None = None,
 ) -> MatchView:
-    """The command path. `hint`: the view a trusted caller got from its previous command in
+    """The command path. `lag`: the network lag (seconds) the player's client reports for
+    this command; compensated within his quota (games.rules.clock.LagTracker) and recorded in
+    the command's first event. `hint`: the view a trusted caller got from its previous command in
     the same transaction (an import), used when it is still at the locked row's version.
     `savepoint=False`: inside a caller's transaction that fails whole (an import), no
     savepoint per command.
@@ -363,7 +366,7 @@ def _command(
     with the Match row locked: one read of the row, no read of events when this process's
     cached view is at its version."""
     now = now or timezone.now()
-    turn = _Turn(user, decide, expected_version, seat, dice, any_user, needs_opponent)
+    turn = _Turn(user, decide, expected_version, seat, dice, any_user, needs_opponent, lag)
     if hint is None and savepoint and compare_and_set_available():
         done = _unlocked(match_id, turn, now, clock_checked, authorize)
         if done is not None:
@@ -378,7 +381,7 @@ def _command(
         else:
             view = load_view(match.pk, version=match.version)
         acting, state = turn.check(view)
-        late = out_of_time(view, now) if clock_checked else None
+        late = out_of_time(view, now, turn.lag_of(view, acting)) if clock_checked else None
         if late is not None:
             # Too late: the timeout is written now, even if no clock task has come yet.
             lost = rules.apply(state, rules.LoseMatch(late, rules.EndedBy.TIMEOUT), check=False)
@@ -403,6 +406,14 @@ class _Turn:
     dice: DiceSource
     any_user: bool
     needs_opponent: bool
+    lag: float | None = None
+
+    def lag_of(self, view: MatchView, acting: int) -> float | None:
+        """The lag to judge this command's time with: the reported lag (0 if none) when the
+        acting seat's move is running; None (the grace) for the system's and anyone else's."""
+        if self.user is None or view.clock is None or view.clock.running != acting:
+            return None
+        return self.lag if self.lag is not None else 0.0
 
     def check(self, view: MatchView) -> tuple[int, rules.MatchState]:
         """The acting seat and the state, or the refusal: a stale version, not a player, no
@@ -424,6 +435,9 @@ class _Turn:
         for action in self.decide(view, acting):
             state = rules.apply(state, action)
             events.append(event_for_action(action))
+        clock = view.clock
+        if self.lag is not None and events and clock is not None and clock.running == acting:
+            events[0] = replace(events[0], lag=clock.compensation(self.lag))
         events += _follow_ups(state, view.full, self.dice)  # these never end a match
         return events, state
 
@@ -457,7 +471,7 @@ def _unlocked(
         view = cached
     try:
         acting, state = turn.check(view)
-        if clock_checked and out_of_time(view, now) is not None:
+        if clock_checked and out_of_time(view, now, turn.lag_of(view, acting)) is not None:
             return None  # the timeout is written under the lock
         events, state = turn.decided(view, acting, state)
     except (RulesError, StoreError):

@@ -56,9 +56,16 @@ def upcast(type_: str, payload: Payload) -> Payload:
 @dataclass(frozen=True)
 class Event:
     type: ClassVar[str]
+    # Seconds of lag compensation granted to the running move by the command this event
+    # starts (games.rules.clock.LagTracker); None (and absent from the payload): no lag
+    # reported. Decided when written, never re-judged.
+    lag: float | None = dataclasses.field(default=None, kw_only=True)
 
     def to_payload(self) -> dict[str, Any]:
-        return {"v": SCHEMA_VERSION, **dataclasses.asdict(self)}
+        payload = {"v": SCHEMA_VERSION, **dataclasses.asdict(self)}
+        if payload["lag"] is None:
+            del payload["lag"]
+        return payload
 
     def to_action(self) -> rules.Action | None:
         return None

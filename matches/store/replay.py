@@ -142,6 +142,8 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
         if after.to_act != before.to_act or after.phase != before.phase:
             v["turn_started_at"] = stored.at
         if v["clock"] is not None:
+            if event.lag is not None:  # lag compensation granted when it was written
+                v["clock"] = v["clock"].credited(event.lag)
             v["clock"] = v["clock"].switch(None if after.is_over else after.to_act, stored.at)
         if stored.type in ("moved", "passed"):
             v["moves"] += 1

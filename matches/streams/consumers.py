@@ -48,7 +48,7 @@ from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match, readable_match
 from matches.store.streams import load_view
 
-from . import commands
+from . import commands, lobby
 from .auth import token_of, user_of
 from .db import in_thread
 from .follow import Follower
@@ -103,6 +103,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     token: str | None = None
     user: Any = None
     revoked = False
+    lobby: frozenset[str] = frozenset()  # the lobby's lists this socket follows (none: off)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """The socket's whole life; what it took is given back however it ends."""
@@ -192,6 +193,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         session, self.session = self.session, None
         if session is not None:
             await self.hub.close_inbox(session)
+        if self.lobby:
+            self.lobby = frozenset()
+            await self.hub.close_lobby(self.lobby_notify)
 
     def revoke(self, ref: Any = None) -> None:
         """The token was revoked (called by the hub, on the loop, or by a subscribe or a
@@ -238,7 +242,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if handler is None:
                 raise ApiError(
                     "invalid_request",
-                    "Unknown message type: send subscribe, unsubscribe, command or ping.",
+                    "Unknown message type: send subscribe, unsubscribe, command, ping,"
+                    " subscribe_lobby or unsubscribe_lobby.",
                     {"type": [(kind if isinstance(kind, str) else json.dumps(kind))[:40]]},
                 )
             await handler(self, message, ref)
@@ -376,6 +381,25 @@ class LiveConsumer(AsyncWebsocketConsumer):
             {"type": "state", "match": follower.match_id, "version": body["version"], "state": body}
         )
 
+    async def on_subscribe_lobby(self, message: dict[str, Any], ref: Any) -> None:
+        """Follow the lobby's lists (matches/streams/lobby.py); again: change the lists."""
+        what = lobby.parse_subscription(message)
+        if not self.lobby:
+            await self.hub.open_lobby(self.lobby_notify)
+        self.lobby = what
+        await self.send_json({"type": "lobby_subscribed", "ref": ref, "what": sorted(what)})
+
+    async def on_unsubscribe_lobby(self, message: dict[str, Any], ref: Any) -> None:
+        if self.lobby:
+            self.lobby = frozenset()
+            await self.hub.close_lobby(self.lobby_notify)
+        await self.send_json({"type": "lobby_unsubscribed", "ref": ref})
+
+    def lobby_notify(self, note: dict[str, Any]) -> None:
+        """A lobby hint (called by the hub, on the loop): sent if this socket follows its list."""
+        if note.get("what") in self.lobby:
+            asyncio.get_running_loop().create_task(self._send_quietly(dumps(note)))
+
     def notify(self, note: dict[str, Any]) -> None:
         """A notification for this socket's user (called by the hub, on the loop)."""
         asyncio.get_running_loop().create_task(self._send_quietly(dumps(note)))
@@ -426,4 +450,6 @@ LiveConsumer.handlers = {
     "unsubscribe": LiveConsumer.on_unsubscribe,
     "command": LiveConsumer.on_command,
     "ping": LiveConsumer.on_ping,
+    "subscribe_lobby": LiveConsumer.on_subscribe_lobby,
+    "unsubscribe_lobby": LiveConsumer.on_unsubscribe_lobby,
 }

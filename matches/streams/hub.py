@@ -47,6 +47,7 @@ from matches.services import presence, seeks
 from matches.store.models import Match
 from matches.store.streams import stored_events
 
+from . import lobby
 from .db import in_thread
 from .messages import dumps, events_json, events_message
 
@@ -220,6 +221,9 @@ class Hub:
     def __init__(self) -> None:
         self.feeds: dict[str, Feed] = {}
         self.inboxes: dict[int, set[Session]] = {}
+        self.lobby: set[Callable[[dict[str, Any]], None]] = set()  # the live lobby's sockets
+        self.lobby_marks: dict[str, str] | None = None  # the lists as the watcher last saw them
+        self.lobby_hinted: dict[str, float] = {}  # when the layer last brought a lobby hint
         self.layer = get_channel_layer()
         self.channel: str | None = None  # the hub's channel on the layer, while it is up
         self.groups: set[str] = set()  # the groups the hub needs (joined while the layer is up)
@@ -345,6 +349,49 @@ class Hub:
             if session.digest not in valid:
                 session.revoke()
 
+    # -- the live lobby ----------------------------------------------------------------------
+
+    async def open_lobby(self, deliver: Callable[[dict[str, Any]], None]) -> None:
+        first = not self.lobby
+        self.lobby.add(deliver)
+        if first:
+            await self._join(lobby.LOBBY_GROUP)
+            try:  # the watcher's first sample, so a change from now on is seen
+                self.lobby_marks = await in_thread(lobby.marks)
+            except Exception:
+                self.lobby_marks = None
+                logger.exception("stream: the store watcher could not read the lobby")
+
+    async def close_lobby(self, deliver: Callable[[dict[str, Any]], None]) -> None:
+        if deliver not in self.lobby:
+            return
+        self.lobby.discard(deliver)
+        if not self.lobby:
+            await self._leave(lobby.LOBBY_GROUP)
+            self._stop_if_idle()
+
+    def lobby_changed(self, what: str, match_id: str | None) -> None:
+        note = {"type": "lobby", "what": what, "match": match_id}
+        for deliver in list(self.lobby):
+            deliver(note)
+
+    async def _watch_lobby(self, interval: float) -> None:
+        """The store watcher's part for the lobby: a hint for each list whose ids changed
+        since its last look, unless the layer brought one for it meanwhile."""
+        try:
+            marks = await in_thread(lobby.marks)
+        except Exception:
+            logger.exception("stream: the store watcher could not read the lobby")
+            return
+        before, self.lobby_marks = self.lobby_marks, marks
+        if before is None:
+            return
+        now = time.monotonic()
+        for what, mark in marks.items():
+            recent = now - self.lobby_hinted.get(what, -1e9) <= 2 * interval
+            if before.get(what) != mark and not recent:
+                self.lobby_changed(what, None)
+
     # -- messages from the channel layer ------------------------------------------------------
 
     def on_message(self, message: dict[str, Any]) -> None:
@@ -362,6 +409,9 @@ class Hub:
             self.recheck(list(self.inboxes.get(int(message["user"]), ())))
         elif kind == "hub.ping":
             self.pinged = time.monotonic()
+        elif kind == "lobby.changed" and message.get("what") in lobby.WHATS:
+            self.lobby_hinted[message["what"]] = time.monotonic()
+            self.lobby_changed(message["what"], str(message.get("match")))
 
     # -- the background tasks ----------------------------------------------------------------
 
@@ -381,7 +431,7 @@ class Hub:
             self.tasks.append(loop.create_task(self._link()))
 
     def _stop_if_idle(self) -> None:
-        if self.feeds or self.inboxes:
+        if self.feeds or self.inboxes or self.lobby:
             return
         for task in self.tasks:
             task.cancel()
@@ -527,6 +577,8 @@ class Hub:
         while True:
             up = self.layer is None or self.layer_up
             await asyncio.sleep(interval if up else min(interval, outage_watch_interval()))
+            if self.lobby:
+                await self._watch_lobby(interval)
             if not self.feeds:
                 continue
             try:

@@ -36,6 +36,7 @@ from matches.services.notices import Notice
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby
 
+from . import lobby
 from .hub import followed_here, local_hub, match_group, serving_loop, user_group
 from .messages import events_json
 
@@ -69,7 +70,17 @@ def after_commit(committed: Committed) -> None:
                 {"type": "user.notification", "user": user_id, "notification": note},
             )
         )
+    messages += lobby_hints(committed)
     send(layer, messages)
+
+
+def lobby_hints(committed: Committed) -> list[tuple[str, dict[str, Any]]]:
+    """The live lobby's hints (matches/streams/lobby.py); never in the way of the match's own."""
+    try:
+        return lobby.messages(committed)
+    except Exception:
+        logger.exception("stream: the lobby hint of match %s failed", committed.view.match_id)
+        return []
 
 
 def notice(notice: Notice) -> None:

@@ -151,6 +151,15 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string (e.g. a UUID). Repeating a request with the same key returns"
     " the first response (header `Idempotent-Replayed: true`) and writes nothing new.",
 )
+TAVLA_LAG = OpenApiParameter(
+    "Tavla-Lag",
+    int,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The network lag your client measured (whole milliseconds, 0-60000: e.g."
+    " half its last round trip). On a clocked match it is taken off the time your move is"
+    " charged, within your lag quota (docs/clocks.md); other values are ignored.",
+)
 WRITE_HEADERS = [IF_MATCH, IDEMPOTENCY_KEY]
 
 MATCH_ID = OpenApiParameter(

@@ -25,7 +25,16 @@ from matches.api.bodies import (
 from matches.api.contract import serializer_for
 from matches.selectors.shapes import Events, MatchState, MatchSummary, NextSteps, RulesPlays
 
-from .common import AUTH, IDEMPOTENCY_KEY, MATCH_ID, READ_MATCH, WRITE, WRITE_HEADERS, errors
+from .common import (
+    AUTH,
+    IDEMPOTENCY_KEY,
+    MATCH_ID,
+    READ_MATCH,
+    TAVLA_LAG,
+    WRITE,
+    WRITE_HEADERS,
+    errors,
+)
 from .examples import state_example
 
 Decorator = Callable[[Any], Any]
@@ -303,7 +312,7 @@ def command(
         description=description
         + " Returns the new state. Only a player seated in the match may do this.",
         request=request,
-        parameters=[MATCH_ID, *WRITE_HEADERS],
+        parameters=[MATCH_ID, *WRITE_HEADERS, TAVLA_LAG],
         responses={200: STATE_200, **errors(*WRITE, *rules_errors, "out_of_time")},
         examples=[
             OpenApiExample(name, value=example or {"expected_version": 12}, request_only=True)

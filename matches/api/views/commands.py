@@ -55,7 +55,9 @@ class CommandView(APIView):
             locked.append(match)  # the last one read is the one written
 
         try:
-            view = self.run(match_id, user, data, version, authorize)
+            view = self.run(
+                match_id, user, {**data, "lag": reported_lag(request)}, version, authorize
+            )
         except VersionConflict as exc:
             raise with_current_version(exc, match_id) from None
         return state_response(locked[-1], view, user)
@@ -73,6 +75,21 @@ class CommandView(APIView):
         authorize: Callable[[Match], None],
     ) -> MatchView:
         raise NotImplementedError
+
+
+LAG_HEADER = "Tavla-Lag"
+MAX_REPORTED_LAG_MS = 60_000
+
+
+def reported_lag(request: Request) -> float | None:
+    """The network lag the client reports for this command (header `Tavla-Lag`, whole
+    milliseconds 0-60000), in seconds; None when absent or not such a number (ignored: it
+    only ever earns bounded compensation, docs/clocks.md "Lag")."""
+    raw = request.headers.get(LAG_HEADER)
+    if raw is None or not raw.strip().isdigit():
+        return None
+    ms = int(raw.strip())
+    return ms / 1000 if ms <= MAX_REPORTED_LAG_MS else None
 
 
 def command(
@@ -101,6 +118,7 @@ def command(
                 user=user,
                 expected_version=version,
                 authorize=authorize,
+                lag=data.get("lag"),
                 **extra(data),
             )
 

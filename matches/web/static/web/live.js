@@ -28,6 +28,7 @@ let openedWith = null; // the token the socket speaks for
 const subs = new Set(); // Subscription
 const noteListeners = new Set();
 const blockedListeners = new Set();
+const shared = new Set(); // other modules' messages on this socket (lobbypush.js)
 
 export const isBlocked = () => blocked;
 export const isOpen = () => state === STATES.open;
@@ -82,8 +83,10 @@ function receive(msg) {
     backoff = 250;
     pingTimer = setInterval(ping, PING_EVERY);
     for (const sub of subs) sub.send();
+    for (const x of shared) x.hello(send);
     return;
   }
+  for (const x of shared) if (x.receive(msg)) return;
   if (msg.type === "notification") {
     for (const fn of [...noteListeners]) fn(msg);
     return;
@@ -131,7 +134,7 @@ function failed(socket) {
     for (const fn of [...blockedListeners]) fn();
     return;
   }
-  if (!subs.size && !noteListeners.size) {
+  if (!subs.size && !noteListeners.size && !shared.size) {
     state = STATES.idle;
     return;
   }
@@ -165,7 +168,7 @@ export function reconnect() {
   }
   clearTimeout(retryTimer);
   state = STATES.idle;
-  if (subs.size || noteListeners.size) connect();
+  if (subs.size || noteListeners.size || shared.size) connect();
 }
 
 /** A socket opened before a log in, log out or new guest speaks for the old token. */
@@ -179,6 +182,14 @@ export function onNotification(fn) {
   sameToken();
   connect();
   return () => noteListeners.delete(fn);
+}
+
+/** Share the socket: `ext.hello(send)` each time it opens, `ext.receive(msg)` true for its own. */
+export function share(ext) {
+  shared.add(ext);
+  if (state === STATES.open) ext.hello(send);
+  else connect();
+  return () => shared.delete(ext);
 }
 
 /** Call `fn()` once if the socket turns out to be blocked on this page. */

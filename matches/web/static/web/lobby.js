@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { CLOCK_PRESETS, GAMES, LENGTHS, MODES, gameOf } from "./games.js";
 import { t } from "./i18n.js";
 import * as live from "./live.js";
+import { followLobby } from "./lobbypush.js";
 import { h, showError } from "./ui.js";
 
 const PREFS = "tavla.new-match";
@@ -443,7 +444,12 @@ export async function lobbyScreen(root, navigate) {
         list(t("list.challenges"), "challenges", others, accept),
         list(t("list.live"), "live", watchable.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
-  return quick;
+  const push = followLobby(async () => {  // the lists again when the lobby changes (no click)
+    const [c, w] = await Promise.all(["challenges", "live"].map((l) => api.get(`/matches/${l}?limit=20`)));
+    root.querySelector("#challenges")?.replaceWith(list(t("list.challenges"), "challenges", c.results.filter((m) => !m.players.some((p) => p && p.username === me.username)), accept));
+    root.querySelector("#live")?.replaceWith(list(t("list.live"), "live", w.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))));
+  });
+  return { node: quick.node, stop() { push.stop(); quick.stop(); } };
 }
 
 async function liveList(navigate) {
