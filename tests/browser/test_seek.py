@@ -101,8 +101,9 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
         (ana, bora) if ana.get_attribute("section.match", "data-to-act") == "you" else (bora, ana)
     )
     loser.wait_for_selector("[data-action=resign]:not([disabled])")
+    loser.click("[data-action=resign]")  # it asks first: what, and are you sure
     loser.select_option("[data-resign-value]", "1")
-    loser.click("[data-action=resign]")
+    loser.click("[data-action=resign-confirm]")
     winner.click("[data-action=accept]")
     for page in (ana, bora):
         page.wait_for_selector("section.match[data-status=finished]")

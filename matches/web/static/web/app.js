@@ -4,6 +4,7 @@
 //   #/invite/<code> an invite link
 //   #/leaderboard[/<game>]  the leaderboard
 //   #/signup, #/login
+//   #/developers   the API's links (the shell's <template id="api-links">)
 
 import * as api from "./api.js";
 import { detect, setLanguage, t } from "./i18n.js";
@@ -40,7 +41,8 @@ function renderAccount() {
     node.replaceChildren(h("a", { href: "#/login" }, t("account.login")));
     return;
   }
-  const name = me.kind === "guest" ? t("account.guest", { name: me.display_name }) : me.display_name;
+  const shown = me.display_name || me.username;
+  const name = me.kind === "guest" ? t("account.guest", { name: shown }) : shown;
   node.replaceChildren(
     h("span", { class: "me", "data-kind": me.kind, text: name }),
     me.kind === "guest" ? h("a", { href: "#/signup", "data-action": "signup" }, t("account.keep")) : null,
@@ -63,6 +65,7 @@ function renderAccount() {
 
 async function route() {
   clearError();
+  checkToast();
   const turn = ++routes;
   if (screen) screen.stop();
   screen = null;
@@ -76,6 +79,9 @@ async function route() {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
       await inviteScreen(root, arg, navigate);
+    } else if (kind === "developers") {
+      root.replaceChildren(h("section", { class: "card", id: "developers" }, h("h1", { text: t("dev.title") }),
+        h("p", { text: t("dev.text") }), h("ul", {}, document.getElementById("api-links").content.cloneNode(true))));
     } else if (kind === "signup" || kind === "login") {
       authScreen(root, kind, async () => {
         await account();
@@ -87,7 +93,7 @@ async function route() {
       else lobby.stop(); // left meanwhile
     }
   } catch (err) {
-    showError(err.message);
+    showError(api.friendly(err));
     if (err instanceof api.NetworkError) setTimeout(route, 2000);
   }
   renderAccount();
@@ -97,12 +103,28 @@ async function route() {
  * The player's notifications wherever he is on the site: a rematch offered to him is shown
  * with a link to it (on the finished match's own screen the offer is already there).
  */
-function toast(message, href) {
+let banner = null; // the notification shown: { key, params, href, match }
+
+function toast(shown) {
+  banner = shown;
   const node = document.getElementById("toast");
-  const close = h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: () => (node.hidden = true) }, t("notify.close"));
-  node.replaceChildren(h("span", { text: message }),
-    h("a", { href, class: "button", "data-action": "open-notification", onclick: () => (node.hidden = true) }, t("notify.open")), close);
-  node.hidden = false;
+  node.hidden = !banner;
+  if (!banner) return;
+  const close = h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: () => toast(null) }, t("notify.close"));
+  node.replaceChildren(h("span", { text: t(banner.key, banner.params) }),
+    h("a", { href: banner.href, class: "button", "data-action": "open-notification", onclick: () => toast(null) }, t("notify.open")), close);
+}
+
+/** A rematch offer goes once it is answered (the match started or is gone) or opened. */
+async function checkToast() {
+  if (!banner) return;
+  if (location.hash === banner.href) return toast(null);
+  try {
+    const state = await api.get(`/matches/${banner.match}`);
+    if (state.status !== "waiting") toast(null);
+  } catch {
+    toast(null);
+  }
 }
 
 let listening = false;
@@ -116,7 +138,7 @@ function notifications() {
     try {
       const state = await api.get(`/matches/${note.match}`);
       const other = state.players.find((p) => p && p.username !== currentAccount()?.username);
-      toast(t("notify.rematch", { name: other ? other.display_name || other.username : "" }), `#/match/${note.match}`);
+      toast({ key: "notify.rematch", params: { name: other ? other.display_name || other.username : "" }, href: `#/match/${note.match}`, match: note.match });
     } catch {
       /* a hint only: the lists say the same */
     }
@@ -127,6 +149,7 @@ async function main() {
   useLanguage(detect(), false);
   document.getElementById("language").addEventListener("change", (e) => {
     useLanguage(e.target.value, true);
+    toast(banner);
     if (screen && screen.render) {
       screen.dom = null;
       screen.render();
@@ -137,7 +160,7 @@ async function main() {
   try {
     await account();
   } catch (err) {
-    showError(err.message);
+    showError(api.friendly(err));
   }
   window.addEventListener("hashchange", route);
   route();

@@ -37,3 +37,10 @@ export function t(key, params = {}) {
   const text = CATALOGS[current][key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
+
+/** A count in the language's grammar (Intl.PluralRules): `key.one`, `key.few`, `key.other`. */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current === "sr-Latn" ? "sr" : current).select(n);
+  const pick = CATALOGS[current][`${key}.${form}`] !== undefined ? form : "other";
+  return t(`${key}.${pick}`, { n, ...params });
+}

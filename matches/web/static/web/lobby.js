@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { CLOCK_PRESETS, GAMES, LENGTHS, MODES, gameOf } from "./games.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import * as live from "./live.js";
 import { h, showError } from "./ui.js";
 
@@ -50,7 +50,7 @@ function guestForm(onDone) {
         await playAsGuest(name.value.trim());
         onDone();
       } catch (err) {
-        showError(err.message);
+        showError(api.friendly(err));
       }
     },
   },
@@ -68,10 +68,11 @@ export function authScreen(root, kind, onDone) {
   const password = h("input", { name: "password", type: "password", required: true, autocomplete: kind === "signup" ? "new-password" : "current-password" });
   const display = h("input", { name: "display_name", maxlength: "40" });
   const signup = kind === "signup";
-  root.replaceChildren(h("form", {
+  const form = h("form", {
     class: "card auth",
     onsubmit: async (e) => {
       e.preventDefault();
+      fieldErrors(form, null);
       try {
         const body = { username: username.value.trim(), password: password.value };
         if (signup && display.value.trim()) body.display_name = display.value.trim();
@@ -80,7 +81,7 @@ export function authScreen(root, kind, onDone) {
         me = answer.user;
         onDone();
       } catch (err) {
-        showError(err.message);
+        if (!fieldErrors(form, err.detail)) showError(api.friendly(err));
       }
     },
   },
@@ -91,7 +92,24 @@ export function authScreen(root, kind, onDone) {
   signup ? field(t("auth.display"), display) : null,
   h("div", { class: "row" },
     h("button", { type: "submit", class: "primary" }, t(signup ? "auth.submit.signup" : "auth.submit.login")),
-    h("a", { href: "#/", class: "button" }, t("cancel")))));
+    h("a", { href: "#/", class: "button" }, t("cancel"))));
+  root.replaceChildren(form);
+}
+
+/** The API's field errors (`detail`: field -> messages) beside their fields; whether any was. */
+function fieldErrors(form, detail) {
+  form.querySelectorAll(".field-error").forEach((n) => n.remove());
+  let shown = false;
+  for (const [name, messages] of Object.entries(detail && typeof detail === "object" ? detail : {})) {
+    const input = form.querySelector(`[name="${name}"]`);
+    if (!input) continue;
+    const id = `error-${name}`;
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", id);
+    input.after(h("span", { class: "field-error", id, text: [].concat(messages).join(" ") }));
+    shown = true;
+  }
+  return shown;
 }
 
 function loadPrefs() {
@@ -133,7 +151,7 @@ function newMatchForm(levels, navigate) {
     radios("game", GAMES.map((g) => [g.id, t(g.label), !g.available]), p.game, t("new.game")),
     radios("mode", MODES.map((m) => [m, t(`mode.${m}`)]), p.mode, t("new.mode")),
     h("div", { class: "only-computer" }, field(t("new.level"), levelSelect)),
-    radios("length", LENGTHS.map((n) => [n, n === 1 ? t("new.point") : t("new.points", { n })]), p.length, t("new.length")),
+    radios("length", LENGTHS.map((n) => [n, tn("points", n)]), p.length, t("new.length")),
     h("div", { class: "only-online" }, radios("invite", [["link", t("new.invite.link")], ["open", t("new.invite.open")]], p.invite, t("new.invite"))),
     h("details", { class: "advanced" }, h("summary", { text: t("new.advanced") }),
       h("label", { class: "check only-cube" }, cube, " ", t("new.cube")),
@@ -152,7 +170,7 @@ function newMatchForm(levels, navigate) {
       levelSelect.dataset.game = game.api;
       loadLevels(game.api).then(
         (answer) => levelSelect.dataset.game === game.api && showLevels(answer, levelSelect.value || p.level),
-        (err) => showError(err.message));
+        (err) => showError(api.friendly(err)));
     }
   };
   form.addEventListener("change", sync);
@@ -174,7 +192,7 @@ function newMatchForm(levels, navigate) {
       const state = await api.post("/matches", body);
       navigate(`#/match/${state.id}`);
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   });
   return form;
@@ -200,7 +218,7 @@ function quickPairing(navigate) {
   const game = h("select", { name: "seek-game", "aria-label": t("new.game") },
     available.map((g) => h("option", { value: g.api, selected: g.api === p.game }, t(g.label))));
   const length = h("select", { name: "seek-length", "aria-label": t("new.length") },
-    LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, n === 1 ? t("new.point") : t("new.points", { n }))));
+    LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, tn("points", n))));
   const clock = h("select", { name: "seek-clock", "aria-label": t("seek.clock") },
     CLOCK_PRESETS.map((c) => h("option", { value: c, selected: c === p.clock }, t(`clock.preset.${c}`))));
   const line = h("p", { class: "seek-status", role: "status", "aria-live": "polite" });
@@ -259,7 +277,7 @@ function quickPairing(navigate) {
         finish();
         seek = null;
         show();
-        return showError(err.message);
+        return showError(api.friendly(err));
       }
     }
     if (seek && seek.status === "waiting" && !gone) schedule();
@@ -299,7 +317,7 @@ function quickPairing(navigate) {
       update(await api.post("/seeks", { ...prefs, cube: gameOf(prefs.game).cube }));
       if (seek && seek.status === "waiting") wait();
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     } finally {
       startButton.disabled = false;
     }
@@ -309,7 +327,7 @@ function quickPairing(navigate) {
     try {
       update(await api.call("DELETE", `/seeks/${seek.id}`));
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   });
 
@@ -397,7 +415,20 @@ function summaryLine(m) {
   const who = m.status === "waiting" ? `${playerName(a || b)} · ${t("summary.waiting")}` : t("summary.vs", { a: playerName(a), b: playerName(b) });
   const len = m.settings.length ? t("summary.to", { n: m.settings.length }) : "";
   const game = m.settings.game && m.settings.game !== "tavla" ? `${t(gameOf(m.settings.game).label)} · ` : "";
-  return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}`;
+  const clock = clockText(m);
+  const rated = ratedOf(m);
+  return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}${clock ? " · " + clock : ""}${rated === null || m.settings.mode !== "online" ? "" : " · " + t(rated ? "match.rated" : "match.unrated")}`;
+}
+
+// a list's or an invite's clock and whether it is rated: from the body when it says, else
+// from the settings; absent: not shown
+const ratedOf = (m) => (typeof m.rated === "boolean" ? m.rated : typeof m.settings?.rated === "boolean" ? m.settings.rated : null);
+function clockText(m) {
+  const c = m.clock !== undefined ? m.clock : m.settings?.clock;
+  if (!c) return "";
+  if (typeof c === "string") return c === "site" ? t("clock.preset.site") : c;
+  const s = (n) => (n >= 60 && n % 60 === 0 ? t("clock.min", { n: n / 60 }) : t("clock.sec", { n }));
+  return t("clock.text", { delay: s(c.delay), reserve: s(c.reserve), max: s(c.max_move) });
 }
 
 function list(title, id, items, action) {
@@ -417,7 +448,7 @@ export async function lobbyScreen(root, navigate) {
     loadLevels(GAMES.find((g) => g.id === loadPrefs().game)?.api || "tavla"),
     api.get("/matches?status=waiting,active&limit=20"),
     api.get("/matches/challenges?limit=20"),
-    api.get("/matches/live?limit=20"),
+    api.get("/matches/live?mode=online&limit=20"),
     ratingCard(),
   ]);
   const quick = quickPairing(navigate);
@@ -429,7 +460,7 @@ export async function lobbyScreen(root, navigate) {
         await api.post(`/matches/${m.id}/join`, {});
         navigate(`#/match/${m.id}`);
       } catch (err) {
-        showError(err.message);
+        showError(api.friendly(err));
       }
     },
   }, t("list.accept"));
@@ -447,7 +478,7 @@ export async function lobbyScreen(root, navigate) {
 }
 
 async function liveList(navigate) {
-  const live = await api.get("/matches/live?limit=20");
+  const live = await api.get("/matches/live?mode=online&limit=20");
   return list(t("list.live"), "live", live.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch")));
 }
 
@@ -469,12 +500,14 @@ export async function inviteScreen(root, code, navigate) {
       await api.post(`/invites/${encodeURIComponent(code)}/join`, {});
       navigate(`#/match/${match.id}`);
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   };
   root.replaceChildren(h("form", { class: "card invite", onsubmit: join },
     h("h1", { text: t("invite.title") }),
-    h("p", { text: t("invite.text", { name: playerName(host), n: match.settings.length }) }),
+    h("p", { text: t("invite.text", { name: playerName(host), game: t(gameOf(match.settings.game).label), points: tn("points", match.settings.length) }) }),
+    clockText(match) ? h("p", { class: "invite-clock", text: clockText(match) }) : null,
+    ratedOf(match) === null ? null : h("p", { class: "small invite-rated", text: t(ratedOf(match) ? "match.rated" : "match.unrated") }),
     me ? null : field(t("welcome.name"), name),
     h("button", { type: "submit", class: "primary", "data-action": "join" }, t("invite.join"))));
 }
