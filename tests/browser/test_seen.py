@@ -240,7 +240,7 @@ def test_counts_follow_each_languages_grammar(open_page) -> None:
             const m = await import('/static/web/i18n.js');
             const out = {};
             for (const tag of ['sr-Latn', 'en', 'tr']) {
-              m.setLanguage(tag);
+              await m.setLanguage(tag);
               out[tag] = [1, 2, 4, 5, 11, 21].map((n) => m.tn('points', n));
             }
             return out;

@@ -2,6 +2,8 @@
 //   #/              lobby (or "play as guest")
 //   #/match/<id>    a match: play it, or watch it
 //   #/invite/<code> an invite link
+//   #/record/<id>   a match's record, stepped through
+//   #/player/<name> a player's ratings over time and his rated matches
 //   #/leaderboard[/<game>]  the leaderboard
 //   #/signup, #/login
 //   #/developers   the API's links (the shell's <template id="api-links">)
@@ -17,8 +19,8 @@ const root = document.getElementById("app");
 let screen = null;
 let routes = 0; // which call of route() is the current one
 
-function useLanguage(tag, remember) {
-  const lang = setLanguage(tag, remember);
+async function useLanguage(tag, remember) {
+  const lang = await setLanguage(tag, remember);
   api.setLanguage(lang);
   document.getElementById("language").value = lang;
   document.querySelectorAll("[data-t]").forEach((n) => (n.textContent = t(n.dataset.t)));
@@ -75,6 +77,10 @@ async function route() {
     if (kind === "match" && arg) {
       screen = new MatchScreen(root, arg, { navigate });
       await screen.start();
+    } else if (kind === "record" && arg) {
+      screen = await (await import("./pages.js")).recordScreen(root, arg); // loaded when asked for
+    } else if (kind === "player" && arg) {
+      await (await import("./pages.js")).playerScreen(root, decodeURIComponent(arg));
     } else if (kind === "leaderboard") {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
@@ -146,9 +152,9 @@ function notifications() {
 }
 
 async function main() {
-  useLanguage(detect(), false);
-  document.getElementById("language").addEventListener("change", (e) => {
-    useLanguage(e.target.value, true);
+  await useLanguage(detect(), false);
+  document.getElementById("language").addEventListener("change", async (e) => {
+    await useLanguage(e.target.value, true);
     toast(banner);
     if (screen && screen.render) {
       screen.dom = null;

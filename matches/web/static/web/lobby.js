@@ -372,6 +372,7 @@ async function ratingCard() {
   });
   return h("section", { class: "card rating", id: "my-rating" },
     h("h2", { text: t("rating.title") }), h("ul", { class: "ratings" }, rows),
+    h("p", {}, h("a", { href: `#/player/${encodeURIComponent(me.username)}`, "data-action": "my-page" }, t("player.mine"))),
     h("a", { href: "#/leaderboard", "data-action": "leaderboard" }, t("leaderboard.title")));
 }
 
@@ -390,7 +391,7 @@ export async function leaderboardScreen(root, gameId, navigate) {
         .map((k) => h("th", { scope: "col", text: t(k) })))),
       h("tbody", {}, board.results.map((e) => h("tr", { "data-player": e.player.username },
         h("td", { text: String(e.rank) }),
-        h("th", { scope: "row", text: e.player.display_name || e.player.username }),
+        h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(e.player.username)}`, text: e.player.display_name || e.player.username })),
         h("td", { class: "num", text: e.rating.toFixed(2) }),
         h("td", { class: "num", text: String(e.matches) }),
         h("td", { class: "num", text: `${e.wins}–${e.losses}` })))))
@@ -446,9 +447,9 @@ export async function lobbyScreen(root, navigate) {
   }
   const [levels, mine, challenges, watchable, rating] = await Promise.all([
     loadLevels(GAMES.find((g) => g.id === loadPrefs().game)?.api || "tavla"),
-    api.get("/matches?status=waiting,active&limit=20"),
-    api.get("/matches/challenges?limit=20"),
-    api.get("/matches/live?mode=online&limit=20"),
+    api.get(MINE),
+    api.get(CHALLENGES),
+    api.get(LIVE),
     ratingCard(),
   ]);
   const quick = quickPairing(navigate);
@@ -464,17 +465,63 @@ export async function lobbyScreen(root, navigate) {
       }
     },
   }, t("list.accept"));
-  const others = challenges.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
+  const others = (page) => page.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
+  const open = (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"));
+  const watch = (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"));
+  const lists = h("div", { class: "lists" });
+  const draw = (mineNow, challengesNow, liveNow) => lists.replaceChildren(
+    list(t("list.mine"), "mine", mineNow.results, open),
+    list(t("list.challenges"), "challenges", others(challengesNow), accept),
+    list(t("list.live"), "live", liveNow.results, watch));
+  draw(mine, challenges, watchable);
   root.replaceChildren(
     h("div", { class: "columns" },
       h("div", {}, quick.node, newMatchForm(levels, navigate)),
       h("div", {},
         rating,
-        list(t("list.mine"), "mine", mine.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"))),
-        list(t("list.challenges"), "challenges", others, accept),
-        list(t("list.live"), "live", watchable.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))),
+        lists,
+        await finishedList(),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
-  return quick;
+  // the lists follow by themselves (no lobby channel on the socket yet: a light poll while
+  // the page is seen)
+  let last = "";
+  const poll = setInterval(async () => {
+    if (document.visibilityState !== "visible") return;
+    try {
+      const pages = await Promise.all([MINE, CHALLENGES, LIVE].map((path) => api.get(path, { once: true })));
+      const key = JSON.stringify(pages.map((p) => p.results.map((m) => [m.id, m.status, m.version])));
+      if (key !== last) draw(...pages);
+      last = key;
+    } catch {
+      /* the next round tries again */
+    }
+  }, LOBBY_POLL);
+  return { stop() { clearInterval(poll); quick.stop(); } };
+}
+
+const MINE = "/matches?status=waiting,active&limit=20";
+const CHALLENGES = "/matches/challenges?limit=20";
+const LIVE = "/matches/live?mode=online&limit=20";
+const LOBBY_POLL = 1500; // ms
+
+/** My finished matches, newest first, ten at a time (the API's cursor), each with its record. */
+async function finishedList() {
+  const section = list(t("list.finished"), "finished", [], () => null);
+  const ul = h("ul", {});
+  const more = h("button", { type: "button", "data-action": "more", hidden: true }, t("list.more"));
+  let next = "/matches?status=finished&limit=10";
+  const load = async () => {
+    const page = await api.get(next);
+    ul.append(...page.results.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(m) }),
+      h("a", { href: `#/record/${m.id}`, class: "button" }, t("list.record")))));
+    next = page.next ? page.next.slice(page.next.indexOf("/api/v1") + 7) : null;
+    more.hidden = !next;
+    section.querySelector("p.small").hidden = ul.children.length > 0;
+  };
+  more.addEventListener("click", () => load().catch((err) => showError(api.friendly(err))));
+  section.append(ul, more);
+  await load();
+  return section;
 }
 
 async function liveList(navigate) {

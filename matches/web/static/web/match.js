@@ -656,6 +656,7 @@ export class MatchScreen {
       h("aside", { class: "side" },
         this.dom.notices,
         h("h2", { class: "log-title", text: t("log.title") }), this.dom.log,
+        h("a", { href: `#/record/${this.id}`, "data-action": "record" }, t("record.link")),
         this.dom.settings, this.dom.help));
     this.root.replaceChildren(this.dom.section);
   }
