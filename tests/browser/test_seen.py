@@ -125,8 +125,10 @@ def test_the_buttons_are_on_the_screen_without_scrolling(open_page, viewport) ->
     page.check("form.new-match input[name=length][value='3']")
     page.click("form.new-match details.advanced summary")
     page.check("form.new-match input[name=cube]")
+    started = time.monotonic()
     page.click("[data-action=start]")
-    page.wait_for_selector("section.match[data-version]")
+    page.wait_for_selector("#board .spot.source")  # a playable board
+    print(f"from the click on Start to a playable board: {time.monotonic() - started:.2f} s")
     assert next_thing(page) == "source"
 
     def on_screen(*actions: str) -> None:
