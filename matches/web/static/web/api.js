@@ -87,6 +87,9 @@ async function once(method, path, body, { signal, headers } = {}) {
   return data;
 }
 
+/** A state just answered by a command (a new match), so the next screen need not read it again. */
+export const primed = new Map();
+
 export const get = (path, opts) => call("GET", path, undefined, opts);
 export const post = (path, body = {}, opts) => call("POST", path, body, opts);
 

@@ -190,6 +190,7 @@ function newMatchForm(levels, navigate) {
     }
     try {
       const state = await api.post("/matches", body);
+      api.primed.set(state.id, state);
       navigate(`#/match/${state.id}`);
     } catch (err) {
       showError(api.friendly(err));

@@ -152,8 +152,10 @@ export class MatchScreen {
 
   async start() {
     this.root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
+    const primed = api.primed.get(this.id);
+    api.primed.delete(this.id);
     const [state, past] = await Promise.all([
-      api.get(`/matches/${this.id}`),
+      primed || api.get(`/matches/${this.id}`),
       api.get(`/matches/${this.id}/events?after=0`).catch(() => ({ events: [] })),
     ]);
     this.log = past.events.filter((e) => e.seq <= state.version);
