@@ -251,3 +251,23 @@ def test_counts_follow_each_languages_grammar(open_page) -> None:
     assert words["sr-Latn"] == ["1 poen", "2 poena", "4 poena", "5 poena", "11 poena", "21 poen"]
     assert words["en"] == ["1 point", "2 points", "4 points", "5 points", "11 points", "21 points"]
     assert words["tr"][0] == "1 say\u0131" and words["tr"][2] == "4 say\u0131"
+
+
+def test_sign_up_shows_the_field_errors_beside_the_fields_and_then_the_name(open_page) -> None:
+    page = open_page()
+    become_guest(page, "Ana")
+    page.click("[data-action=signup]")
+    page.fill("form.auth input[name=username]", "no spaces allowed")
+    page.fill("form.auth input[name=password]", "a long enough password 1")
+    page.click("form.auth button[type=submit]")
+    error = page.locator("form.auth #error-username")
+    error.wait_for()
+    assert "letters, digits" in error.inner_text()
+    assert page.get_attribute("form.auth input[name=username]", "aria-invalid") == "true"
+    assert page.locator("#error").is_hidden()  # beside the field, not a line about "detail"
+    page.fill("form.auth input[name=username]", "ana")
+    page.click("form.auth button[type=submit]")
+    page.wait_for_selector("form.seek")
+    header = page.inner_text("#account")
+    assert "Ana" in header and "null" not in header, header
+    assert page.errors == []

@@ -45,7 +45,8 @@ function renderAccount() {
   }
   const shown = me.display_name || me.username;
   const name = me.kind === "guest" ? t("account.guest", { name: shown }) : shown;
-  node.replaceChildren(
+  // (replaceChildren writes a null as the text "null": the header once read "Ana null")
+  node.replaceChildren(...[
     h("span", { class: "me", "data-kind": me.kind, text: name }),
     me.kind === "guest" ? h("a", { href: "#/signup", "data-action": "signup" }, t("account.keep")) : null,
     h("button", {
@@ -62,7 +63,7 @@ function renderAccount() {
         navigate("#/", true);
       },
     }, t("account.logout")),
-  );
+  ].filter(Boolean));
 }
 
 async function route() {
