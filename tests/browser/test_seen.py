@@ -271,3 +271,28 @@ def test_sign_up_shows_the_field_errors_beside_the_fields_and_then_the_name(open
     header = page.inner_text("#account")
     assert "Ana" in header and "null" not in header, header
     assert page.errors == []
+
+
+def test_a_lost_server_is_said_in_the_pages_words_and_tried_again(open_page) -> None:
+    page = open_page()
+    become_guest(page)
+    page.context.set_offline(True)
+    page.click("button:has-text('Refresh')")
+    page.wait_for_selector("#error:has-text('The server cannot be reached')", timeout=12_000)
+    assert "fetch" not in page.inner_text("#error")  # never the browser's "Failed to fetch"
+    page.context.set_offline(False)
+    page.wait_for_selector("#error", state="hidden", timeout=12_000)  # tried again by itself
+    page.wait_for_selector("form.new-match")
+    assert page.errors == []
+
+
+def test_notices_on_screen_change_language(open_page) -> None:
+    page = open_page()
+    become_guest(page, "Ana")
+    start_match(page, "hotseat", 3)
+    page.wait_for_selector("#notices li[data-notice='notice.opening']:has-text('Opening roll')")
+    page.select_option("#language", "tr")
+    turkish = "Ba\u015flang\u0131\u00e7 zar\u0131"  # the opening roll
+    page.wait_for_selector(f"#notices li[data-notice='notice.opening']:has-text('{turkish}')")
+    assert page.inner_text("#move-list .log caption").startswith("Oyun 1")
+    assert page.errors == []
