@@ -134,7 +134,12 @@ def test_the_buttons_are_on_the_screen_without_scrolling(open_page, viewport) ->
     def on_screen(*actions: str) -> None:
         assert page.evaluate("window.scrollY") == 0
         for a in actions:
-            box = page.locator(f"[data-action={a}]").bounding_box()
+            box = None
+            for _ in range(5):  # a push of the same state may redraw the buttons meanwhile
+                page.locator(f"[data-action={a}]").wait_for(state="visible")
+                box = page.locator(f"[data-action={a}]").bounding_box()
+                if box is not None:
+                    break
             if box is None:
                 page.screenshot(path=f"/tmp/webclient-{viewport['width']}.png")
             assert box is not None, a
