@@ -301,3 +301,66 @@ def test_notices_on_screen_change_language(open_page) -> None:
     page.wait_for_selector(f"#notices li[data-notice='notice.opening']:has-text('{turkish}')")
     assert page.inner_text("#move-list .log caption").startswith("Oyun 1")
     assert page.errors == []
+
+
+BARS = """() => {
+  window.bars = [];
+  const section = document.querySelector('section.match');
+  const board = document.querySelector('#board');
+  new MutationObserver(() => {
+    const bar = board.querySelector('.bar-checkers');
+    window.bars.push({anim: section.dataset.animating === 'true',
+      you: bar ? Number(bar.dataset.you) : 0, opponent: bar ? Number(bar.dataset.opponent) : 0});
+  }).observe(board, {childList: true});
+}"""
+
+
+def step_hitting(page: Any) -> None:
+    """One step, a hit when the dice allow one (each checker that may move is tried)."""
+    sources = page.locator("#board .spot.source")
+    for i in range(sources.count()):
+        sources.nth(i).click()
+        hitting = page.locator("#board .spot.target[aria-label*='hitting']")
+        if hitting.count():
+            hitting.first.click()
+            return
+        page.locator("#board .spot.source.selected").click()  # put it back
+    page.locator("#board .spot.source").first.click()
+    page.locator("#board .spot.target").first.click()
+
+
+def test_a_hit_is_shown_going_to_the_bar(open_page) -> None:
+    """A spectator sees both seats' plays drawn: the hot-seat player hits when he can."""
+    page = open_page()
+    become_guest(page, "Ana")
+    match_id = start_match(page, "hotseat", 5)
+    watcher = open_page(f"#/match/{match_id}")
+    watcher.wait_for_selector("section.match[data-status=active]")
+    set_speed(watcher, "fast")
+    watcher.evaluate(BARS)
+    hits: list[dict[str, Any]] = []
+    for _ in range(300):
+        what = next_thing(page)
+        if what == "source":
+            step_hitting(page)
+        elif what == "over":
+            break
+        else:
+            page.click(f"[data-action={what}]")
+        hits = [
+            e
+            for e in events(page)
+            if e["type"] == "moved" and any(s[2] for s in e["data"]["steps"])
+        ]
+        if hits:
+            break
+    assert hits, "no hit in the whole match"
+    version = max(e["seq"] for e in events(page))
+    watcher.wait_for_function(
+        "(v) => Number(document.querySelector('section.match').dataset.shown) >= v", arg=version
+    )
+    bars = watcher.evaluate("window.bars")
+    side = "you" if hits[0]["data"]["seat"] == 1 else "opponent"  # the watcher sees seat 0's side
+    rising = [y for x, y in itertools.pairwise(bars) if y["anim"] and y[side] > x[side]]
+    assert rising, bars
+    assert page.errors == [] and watcher.errors == []

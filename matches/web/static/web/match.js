@@ -386,6 +386,7 @@ export class MatchScreen {
       const who = e.data.seat === view ? "you" : "opponent";
       for (const [f, to, hit] of e.data.steps) applyStep(this.anim.board, { from: pointFor(f, e.data.seat, view, nardy), to: pointFor(to, e.data.seat, view, nardy), hit }, who);
     }
+    this.render(); // the page says a play is being drawn (data-animating), the controls wait
     for (const e of events) {
       if (this.stopped) return;
       const d = e.data;
