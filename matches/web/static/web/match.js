@@ -95,7 +95,9 @@ function rating(player) {
   return h("span", { class: "rating", title: t("rating.of", { n }), "aria-label": t("rating.of", { n }), text: String(n) });
 }
 
-const CLOCK_MARGIN = 300; // ms
+// ms kept in hand: a pushed state may have travelled (or waited) that long, and a move needs
+// its own trip to reach the server before the deadline
+const CLOCK_MARGIN = 600;
 
 // whole seconds left, rounded down: "0:06" while 6.8 s are left
 const fmt = (seconds) => {
