@@ -30,6 +30,10 @@ CHROMIUM_ARGS = [
 ]
 ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 DESKTOP = {"width": 1280, "height": 900}
+INSTANT = """try {
+  if (!localStorage.getItem('tavla.settings'))
+    localStorage.setItem('tavla.settings', JSON.stringify({speed: 'instant'}));
+} catch (e) { /* about:blank has no storage */ }"""
 PHONE = {"width": 390, "height": 844}
 
 
@@ -83,6 +87,9 @@ def open_page(site: Site, browser: Any, transactional_db: Any) -> Iterator[Calla
     ) -> Any:
         context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
         context.set_default_timeout(15_000)
+        # the other side's plays drawn at once unless a test sets a speed (test_seen.py does,
+        # by clicks): the tests of the transport time the push, not the drawing
+        context.add_init_script(INSTANT)
         contexts.append(context)
         page = context.new_page()
         if setup is not None:

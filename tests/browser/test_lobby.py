@@ -69,6 +69,7 @@ def test_an_open_challenge_accepted_from_the_list_and_a_rematch(open_page) -> No
     )
     loser.wait_for_selector("[data-action=resign]:not([disabled])")
     loser.click("[data-action=resign]")
+    loser.click("[data-action=resign-confirm]")  # Resign asks first
     winner.wait_for_selector("[data-action=accept]:not([disabled])")
     assert "resigns" in status(winner)
     winner.click("[data-action=accept]")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .play import become_guest, next_thing, start_match
+from .play import become_guest, next_thing, start_match, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,4 +70,13 @@ def test_main_screens_fit_desktop_and_phone(open_page, tmp_path, size, viewport)
     page.locator("#board .spot.source").first.click()
     page.wait_for_selector("#board .spot.target")
     shoot(page, folder, f"{size}-nardy")
+    page.goto(page.url.split("#")[0])  # against the computer: its last play marked, the list
+    page.wait_for_selector("form.new-match")
+    start_match(page, "computer", 3, level="random")
+    for _ in range(4):
+        take_turn(page)
+        next_thing(page)
+        if page.locator("#board .last-play .mark").count():
+            break
+    shoot(page, folder, f"{size}-computer")
     assert page.errors == []

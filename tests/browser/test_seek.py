@@ -101,8 +101,9 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
         (ana, bora) if ana.get_attribute("section.match", "data-to-act") == "you" else (bora, ana)
     )
     loser.wait_for_selector("[data-action=resign]:not([disabled])")
+    loser.click("[data-action=resign]")  # it asks first: what, and are you sure
     loser.select_option("[data-resign-value]", "1")
-    loser.click("[data-action=resign]")
+    loser.click("[data-action=resign-confirm]")
     winner.click("[data-action=accept]")
     for page in (ana, bora):
         page.wait_for_selector("section.match[data-status=finished]")
@@ -119,6 +120,16 @@ def test_ratings_beside_the_names_and_on_the_leaderboard(open_page) -> None:
     lost_name = "bora" if winner is ana else "ana"
     assert top == ["1", won_name, "1510.00", "1", "1\u20130"], top
     assert second == ["2", lost_name, "1490.00", "1", "0\u20131"], second
+    # his own page: the rating over time drawn, the match with its change and its record
+    winner.click(f"#leaderboard tbody tr[data-player={won_name}] a")
+    winner.wait_for_selector("#player svg.rating-chart")
+    dots = winner.locator("#player svg.rating-chart circle.dot")
+    assert [dots.nth(i).get_attribute("data-rating") for i in range(dots.count())] == [
+        "1500.00",
+        "1510.00",
+    ]
+    assert "+10.00" in winner.inner_text("#player .recent")
+    assert winner.locator(f"#player .recent a[href='#/record/{match_id}']").count() == 1
     winner.goto(winner.url.split("#")[0] + "#/")
     winner.wait_for_selector("#my-rating .rating-value")
     assert winner.inner_text("#my-rating .rating-value") == "1510"

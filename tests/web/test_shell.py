@@ -52,6 +52,9 @@ def test_the_modules_and_styles_are_served_by_the_project() -> None:
     assert {"app.js", "api.js", "stream.js", "board.js", "match.js", "style.css"} <= names
     for name in names:
         assert finders.find(f"web/{name}"), name
+        if name.endswith(".wav"):  # the sounds: small files of the project's own
+            assert (STATIC / name).stat().st_size < 8_000, name
+            continue
         text = (STATIC / name).read_text()
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), name  # no CDN
         for imported in re.findall(r'from "\./([^"]+)"', text):
@@ -71,3 +74,14 @@ def test_every_language_has_every_string() -> None:
         assert set(other) == set(english), (tag, set(english) ^ set(other))
         for key, text in english.items():
             assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text))
+
+
+def test_the_clients_code_and_styles_weigh_under_150_kb() -> None:
+    """What a page loads: every ES module and the style sheet, and one catalog (its language's:
+    i18n.js imports only that one)."""
+    sizes = {p.relative_to(STATIC).as_posix(): p.stat().st_size for p in STATIC.rglob("*")}
+    code = sum(n for name, n in sizes.items() if name.endswith((".js", ".css")) and "/" not in name)
+    catalogs = [n for name, n in sizes.items() if name.startswith("i18n/")]
+    page = code + max(catalogs)
+    print(f"web client: {page} bytes a page loads, {code + sum(catalogs)} in all")
+    assert page < 150_000, page

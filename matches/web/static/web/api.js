@@ -2,7 +2,10 @@
 // Errors come back as ApiError with the API's own code and message (in the language the
 // page asks for with Accept-Language); a failed connection is a NetworkError.
 
+import { t } from "./i18n.js";
+
 const BASE = "/api/v1";
+const RETRIES = [400, 1200, 2500]; // ms before each new try of a read while the network is down
 const TOKEN_KEY = "tavla.token";
 
 let language = "en";
@@ -16,7 +19,16 @@ export class ApiError extends Error {
   }
 }
 
-export class NetworkError extends Error {}
+/** The connection failed: its message is the page's own words, never the browser's. */
+export class NetworkError extends Error {
+  constructor(cause) {
+    super(t("error.network"));
+    this.cause = cause;
+  }
+}
+
+/** The words to show a player for an error: the API's message, or ours. */
+export const friendly = (err) => (err instanceof ApiError || err instanceof NetworkError ? err.message : t("error.unexpected"));
 
 export function setLanguage(tag) {
   language = tag;
@@ -31,7 +43,19 @@ export function setToken(value) {
   else localStorage.removeItem(TOKEN_KEY);
 }
 
-export async function call(method, path, body, { signal, headers } = {}) {
+/** A call; a read (GET) that cannot reach the server is tried again a few times first. */
+export async function call(method, path, body, opts = {}) {
+  for (let i = 0; ; i++) {
+    try {
+      return await once(method, path, body, opts);
+    } catch (err) {
+      if (!(err instanceof NetworkError) || method !== "GET" || i >= RETRIES.length || opts.once) throw err;
+      await new Promise((resolve) => setTimeout(resolve, RETRIES[i]));
+    }
+  }
+}
+
+async function once(method, path, body, { signal, headers } = {}) {
   const h = { Accept: "application/json", "Accept-Language": language, ...(headers || {}) };
   const key = token();
   if (key) h.Authorization = `Token ${key}`;
@@ -62,6 +86,9 @@ export async function call(method, path, body, { signal, headers } = {}) {
   }
   return data;
 }
+
+/** A state just answered by a command (a new match), so the next screen need not read it again. */
+export const primed = new Map();
 
 export const get = (path, opts) => call("GET", path, undefined, opts);
 export const post = (path, body = {}, opts) => call("POST", path, body, opts);

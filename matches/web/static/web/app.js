@@ -2,8 +2,11 @@
 //   #/              lobby (or "play as guest")
 //   #/match/<id>    a match: play it, or watch it
 //   #/invite/<code> an invite link
+//   #/record/<id>   a match's record, stepped through
+//   #/player/<name> a player's ratings over time and his rated matches
 //   #/leaderboard[/<game>]  the leaderboard
 //   #/signup, #/login
+//   #/developers   the API's links (the shell's <template id="api-links">)
 
 import * as api from "./api.js";
 import { detect, setLanguage, t } from "./i18n.js";
@@ -16,8 +19,8 @@ const root = document.getElementById("app");
 let screen = null;
 let routes = 0; // which call of route() is the current one
 
-function useLanguage(tag, remember) {
-  const lang = setLanguage(tag, remember);
+async function useLanguage(tag, remember) {
+  const lang = await setLanguage(tag, remember);
   api.setLanguage(lang);
   document.getElementById("language").value = lang;
   document.querySelectorAll("[data-t]").forEach((n) => (n.textContent = t(n.dataset.t)));
@@ -40,8 +43,10 @@ function renderAccount() {
     node.replaceChildren(h("a", { href: "#/login" }, t("account.login")));
     return;
   }
-  const name = me.kind === "guest" ? t("account.guest", { name: me.display_name }) : me.display_name;
-  node.replaceChildren(
+  const shown = me.display_name || me.username;
+  const name = me.kind === "guest" ? t("account.guest", { name: shown }) : shown;
+  // (replaceChildren writes a null as the text "null": the header once read "Ana null")
+  node.replaceChildren(...[
     h("span", { class: "me", "data-kind": me.kind, text: name }),
     me.kind === "guest" ? h("a", { href: "#/signup", "data-action": "signup" }, t("account.keep")) : null,
     h("button", {
@@ -58,11 +63,12 @@ function renderAccount() {
         navigate("#/", true);
       },
     }, t("account.logout")),
-  );
+  ].filter(Boolean));
 }
 
 async function route() {
   clearError();
+  checkToast();
   const turn = ++routes;
   if (screen) screen.stop();
   screen = null;
@@ -72,10 +78,17 @@ async function route() {
     if (kind === "match" && arg) {
       screen = new MatchScreen(root, arg, { navigate });
       await screen.start();
+    } else if (kind === "record" && arg) {
+      screen = await (await import("./pages.js")).recordScreen(root, arg); // loaded when asked for
+    } else if (kind === "player" && arg) {
+      await (await import("./pages.js")).playerScreen(root, decodeURIComponent(arg));
     } else if (kind === "leaderboard") {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
       await inviteScreen(root, arg, navigate);
+    } else if (kind === "developers") {
+      root.replaceChildren(h("section", { class: "card", id: "developers" }, h("h1", { text: t("dev.title") }),
+        h("p", { text: t("dev.text") }), h("ul", {}, document.getElementById("api-links").content.cloneNode(true))));
     } else if (kind === "signup" || kind === "login") {
       authScreen(root, kind, async () => {
         await account();
@@ -87,7 +100,7 @@ async function route() {
       else lobby.stop(); // left meanwhile
     }
   } catch (err) {
-    showError(err.message);
+    showError(api.friendly(err));
     if (err instanceof api.NetworkError) setTimeout(route, 2000);
   }
   renderAccount();
@@ -97,12 +110,28 @@ async function route() {
  * The player's notifications wherever he is on the site: a rematch offered to him is shown
  * with a link to it (on the finished match's own screen the offer is already there).
  */
-function toast(message, href) {
+let banner = null; // the notification shown: { key, params, href, match }
+
+function toast(shown) {
+  banner = shown;
   const node = document.getElementById("toast");
-  const close = h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: () => (node.hidden = true) }, t("notify.close"));
-  node.replaceChildren(h("span", { text: message }),
-    h("a", { href, class: "button", "data-action": "open-notification", onclick: () => (node.hidden = true) }, t("notify.open")), close);
-  node.hidden = false;
+  node.hidden = !banner;
+  if (!banner) return;
+  const close = h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: () => toast(null) }, t("notify.close"));
+  node.replaceChildren(h("span", { text: t(banner.key, banner.params) }),
+    h("a", { href: banner.href, class: "button", "data-action": "open-notification", onclick: () => toast(null) }, t("notify.open")), close);
+}
+
+/** A rematch offer goes once it is answered (the match started or is gone) or opened. */
+async function checkToast() {
+  if (!banner) return;
+  if (location.hash === banner.href) return toast(null);
+  try {
+    const state = await api.get(`/matches/${banner.match}`);
+    if (state.status !== "waiting") toast(null);
+  } catch {
+    toast(null);
+  }
 }
 
 let listening = false;
@@ -116,7 +145,7 @@ function notifications() {
     try {
       const state = await api.get(`/matches/${note.match}`);
       const other = state.players.find((p) => p && p.username !== currentAccount()?.username);
-      toast(t("notify.rematch", { name: other ? other.display_name || other.username : "" }), `#/match/${note.match}`);
+      toast({ key: "notify.rematch", params: { name: other ? other.display_name || other.username : "" }, href: `#/match/${note.match}`, match: note.match });
     } catch {
       /* a hint only: the lists say the same */
     }
@@ -124,9 +153,10 @@ function notifications() {
 }
 
 async function main() {
-  useLanguage(detect(), false);
-  document.getElementById("language").addEventListener("change", (e) => {
-    useLanguage(e.target.value, true);
+  await useLanguage(detect(), false);
+  document.getElementById("language").addEventListener("change", async (e) => {
+    await useLanguage(e.target.value, true);
+    toast(banner);
     if (screen && screen.render) {
       screen.dom = null;
       screen.render();
@@ -137,7 +167,7 @@ async function main() {
   try {
     await account();
   } catch (err) {
-    showError(err.message);
+    showError(api.friendly(err));
   }
   window.addEventListener("hashchange", route);
   route();

@@ -15,7 +15,7 @@ const PW = 40; // point width
 const BAR = 40;
 const OFF_GAP = 6;
 const OFF = 44;
-const LABEL = 18;
+const LABEL = 22;
 const R = 19; // checker radius
 const PH = 190; // point height
 const MID_GAP = 60;
@@ -40,6 +40,14 @@ function place(point) {
   if (point <= 12) return { col: 12 - point, top: false };
   return { col: point - 13, top: true };
 }
+
+// The drawing's own numbering: the board's points as the viewer sees them. Turned (hot-seat
+// with one orientation, the board given from the other seat): tavla mirrors the rows
+// (p -> 25 - p), long nardy turns by half (p -> p +- 12); the bar and the tray swap halves.
+let turned = false;
+let nardyView = false;
+const shown = (point) => (!turned ? point : nardyView ? ((point + 11) % 24) + 1 : 25 - point);
+const placeOf = (point) => place(shown(point));
 
 const colX = (col) => M + col * PW + (col >= 6 ? BAR : 0);
 
@@ -115,6 +123,8 @@ function flow(x1, x2, y) {
 export function drawBoard(svg, model) {
   const { board, colors } = model;
   const nardy = model.game === "long-nardy";
+  turned = !!model.turned;
+  nardyView = nardy;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "group");
   svg.setAttribute("data-game", model.game || "tavla");
@@ -133,7 +143,7 @@ export function drawBoard(svg, model) {
 
   // points: triangles, labels, checkers, and the spot a player clicks
   for (let point = 1; point <= 24; point++) {
-    const { col, top } = place(point);
+    const { col, top } = placeOf(point);
     const x = colX(col);
     const tip = top ? Y0 + PH : Y1 - PH;
     const base = top ? Y0 : Y1;
@@ -158,12 +168,30 @@ export function drawBoard(svg, model) {
     svg.append(g);
   }
 
+  // the last play of the other side: where its checkers left (faint) and arrived (ringed)
+  if (model.last && model.last.length) {
+    const marks = el("g", { class: "last-play", "aria-hidden": "true" });
+    for (const [from, to] of model.last) {
+      for (const [p, cls] of [[from, "from"], [to, "to"]]) {
+        if (p < 1 || p > 24) continue;
+        const { col, top } = placeOf(p);
+        marks.append(el("rect", { x: colX(col) + 2, y: top ? Y0 + 2 : Y1 - PH - 2, width: PW - 4, height: PH, rx: 6, class: `mark ${cls}`, "data-last": `${cls} ${p}` }));
+      }
+    }
+    svg.append(marks);
+  }
+
   // the bar: mine in the upper half (they enter at the top right), the opponent's below;
   // long nardy has none: its direction of travel instead, faint, beside the middle line
   if (board.bar) {
     const bar = el("g", { class: "bar-checkers", "data-you": board.bar.you, "data-opponent": board.bar.opponent });
-    if (board.bar.you) bar.append(stack(BAR_X + BAR / 2, false, board.bar.you, colors.you, MID - 4));
-    if (board.bar.opponent) bar.append(stack(BAR_X + BAR / 2, true, board.bar.opponent, colors.opponent, MID + 4));
+    const half = (who, n, up) => {
+      const g = stack(BAR_X + BAR / 2, !up, n, colors[who], up ? MID - 4 : MID + 4);
+      g.setAttribute("data-bar", who);
+      bar.append(g);
+    };
+    if (board.bar.you) half("you", board.bar.you, !turned);
+    if (board.bar.opponent) half("opponent", board.bar.opponent, turned);
     svg.append(bar);
   }
   if (nardy) {
@@ -177,7 +205,8 @@ export function drawBoard(svg, model) {
 
   // borne off: mine from the bottom, the opponent's from the top
   const offSlab = (i, top, color) => el("rect", {
-    x: OFF_X + 4, y: top ? Y0 + 4 + i * 9 : Y1 - 12 - i * 9, width: OFF - 8, height: 8, rx: 2, class: `slab ${color}`,
+    x: OFF_X + 4, y: top !== turned ? Y0 + 4 + i * 9 : Y1 - 12 - i * 9, width: OFF - 8, height: 8, rx: 2, class: `slab ${color}`,
+    "data-off": color,
   });
   const off = el("g", {
     class: "off",
@@ -192,7 +221,7 @@ export function drawBoard(svg, model) {
 
   // dice: on the right half for the player on the near side, the left for the far side
   if (model.dice && model.dice.length) {
-    const cx = model.diceSide === "you" ? M + 6 * PW + BAR + 3 * PW : M + 3 * PW;
+    const cx = (model.diceSide === "you") !== turned ? M + 6 * PW + BAR + 3 * PW : M + 3 * PW;
     const g = el("g", {
       class: "dice",
       role: "img",
@@ -209,7 +238,8 @@ export function drawBoard(svg, model) {
   // the cube: in the middle of the tray while centred, on its owner's side otherwise
   if (model.cube && model.cube.in_use && !nardy) {
     const owner = model.cube.owner ? model.cube.owner.who : null;
-    const cy = owner === "you" ? MID + 52 : owner === "opponent" ? MID - 52 : MID;
+    const near = turned ? "opponent" : "you";
+    const cy = owner === near ? MID + 52 : owner ? MID - 52 : MID;
     const value = owner ? model.cube.value : 64;
     svg.append(el("g", {
       class: model.cube.offered ? "cube offered" : "cube",
@@ -224,10 +254,11 @@ export function drawBoard(svg, model) {
   // the spots a player can act on: sources (checkers that may move), targets (where to)
   const spots = [];
   const spotRect = (point) => {
-    if (point === 25) return { x: BAR_X, y: Y0, width: BAR, height: MID - Y0 };
-    if (point === 0) return { x: OFF_X, y: MID, width: OFF, height: Y1 - MID };
-    const { col, top } = place(point);
-    return { x: colX(col), y: top ? Y0 : MID + MID_GAP / 2 - 20, width: PW, height: PH + 10 + 20 };
+    if (point === 25) return { x: BAR_X, y: turned ? MID + 20 : Y0, width: BAR, height: MID - Y0 - 20 };
+    if (point === 0) return { x: OFF_X, y: turned ? Y0 : MID + 20, width: OFF, height: Y1 - MID - 20 };
+    const { col, top } = placeOf(point);
+    // the point's triangle and label, short of the middle: the dice stay uncovered
+    return { x: colX(col), y: top ? 0 : Y1 - PH - 10, width: PW, height: PH + 10 + LABEL };
   };
   const ordered = [...sources].sort((a, b) => b - a);
   for (const point of ordered) {
@@ -303,4 +334,31 @@ export function listen(svg, { onSpot, onDrag }) {
       onSpot(Number(spot.dataset.spot));
     }
   });
+}
+
+/**
+ * Where the top checker of a spot is drawn (its centre in the board's units): a point's
+ * stack, a side's checkers on the bar (`{bar: "you"}`), or its borne-off slabs
+ * (`{off: color}`); null when the spot is empty.
+ */
+export function topOf(svg, where) {
+  let node = null;
+  if (where.bar) node = svg.querySelector(`[data-bar="${where.bar}"] .checker:last-child`);
+  else if (where.off) node = [...svg.querySelectorAll(`[data-off="${where.off}"]`)].pop();
+  else node = svg.querySelector(`.stack[data-point="${where.point}"] .checker:last-child`);
+  if (!node) return null;
+  const b = node.getBBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2, node };
+}
+
+/** Slide the checker now drawn at `where` from `start` to its place, in `ms`. */
+export function fly(svg, where, start, ms) {
+  const end = topOf(svg, where);
+  if (!end || !start || ms <= 0) return Promise.resolve();
+  const dx = start.x - end.x;
+  const dy = start.y - end.y;
+  end.node.classList.add("flying");
+  const a = end.node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+    { duration: ms, easing: "ease-in-out" });
+  return a.finished.catch(() => {}).then(() => end.node.classList.remove("flying"));
 }

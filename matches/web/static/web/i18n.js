@@ -1,19 +1,17 @@
-// UI strings: one small catalog per language (i18n/<tag>.js). The language comes from the
-// player's choice (kept in localStorage) or else the browser's languages; the API is asked for
-// its messages in the same language (Accept-Language).
+// UI strings: one small catalog per language (i18n/<tag>.js), only the page's own loaded
+// (each has every string: tests/web checks it). The language comes from the player's choice
+// (kept in localStorage) or else the browser's languages; the API is asked for its messages
+// in the same language (Accept-Language).
 
-import en from "./i18n/en.js";
-import srLatn from "./i18n/sr-Latn.js";
-import tr from "./i18n/tr.js";
-
-export const CATALOGS = { en, "sr-Latn": srLatn, tr };
+export const LANGUAGES = ["en", "sr-Latn", "tr"];
 const KEY = "tavla.language";
 
 let current = "en";
+let catalog = {};
 
 export function detect(languages = navigator.languages || [navigator.language || "en"]) {
   const saved = localStorage.getItem(KEY);
-  if (saved && CATALOGS[saved]) return saved;
+  if (saved && LANGUAGES.includes(saved)) return saved;
   for (const tag of languages) {
     const lower = String(tag).toLowerCase();
     if (lower.startsWith("sr") || lower.startsWith("bs") || lower.startsWith("hr") || lower.startsWith("sh")) return "sr-Latn";
@@ -23,8 +21,10 @@ export function detect(languages = navigator.languages || [navigator.language ||
   return "en";
 }
 
-export function setLanguage(tag, remember = false) {
-  current = CATALOGS[tag] ? tag : "en";
+export async function setLanguage(tag, remember = false) {
+  const next = LANGUAGES.includes(tag) ? tag : "en";
+  catalog = (await import(`./i18n/${next}.js`)).default;
+  current = next;
   if (remember) localStorage.setItem(KEY, current);
   document.documentElement.lang = current;
   return current;
@@ -32,8 +32,15 @@ export function setLanguage(tag, remember = false) {
 
 export const language = () => current;
 
-/** The string for `key` with `{name}` placeholders filled; English if a catalog lacks it. */
+/** The string for `key` with `{name}` placeholders filled. */
 export function t(key, params = {}) {
-  const text = CATALOGS[current][key] ?? en[key] ?? key;
+  const text = catalog[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** A count in the language's grammar (Intl.PluralRules): `key.one`, `key.few`, `key.other`. */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current === "sr-Latn" ? "sr" : current).select(n);
+  const pick = catalog[`${key}.${form}`] !== undefined ? form : "other";
+  return t(`${key}.${pick}`, { n, ...params });
 }

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { CLOCK_PRESETS, GAMES, LENGTHS, MODES, gameOf } from "./games.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import * as live from "./live.js";
 import { followLobby } from "./lobbypush.js";
 import { h, showError } from "./ui.js";
@@ -51,7 +51,7 @@ function guestForm(onDone) {
         await playAsGuest(name.value.trim());
         onDone();
       } catch (err) {
-        showError(err.message);
+        showError(api.friendly(err));
       }
     },
   },
@@ -69,10 +69,11 @@ export function authScreen(root, kind, onDone) {
   const password = h("input", { name: "password", type: "password", required: true, autocomplete: kind === "signup" ? "new-password" : "current-password" });
   const display = h("input", { name: "display_name", maxlength: "40" });
   const signup = kind === "signup";
-  root.replaceChildren(h("form", {
+  const form = h("form", {
     class: "card auth",
     onsubmit: async (e) => {
       e.preventDefault();
+      fieldErrors(form, null);
       try {
         const body = { username: username.value.trim(), password: password.value };
         if (signup && display.value.trim()) body.display_name = display.value.trim();
@@ -81,7 +82,7 @@ export function authScreen(root, kind, onDone) {
         me = answer.user;
         onDone();
       } catch (err) {
-        showError(err.message);
+        if (!fieldErrors(form, err.detail)) showError(api.friendly(err));
       }
     },
   },
@@ -92,7 +93,24 @@ export function authScreen(root, kind, onDone) {
   signup ? field(t("auth.display"), display) : null,
   h("div", { class: "row" },
     h("button", { type: "submit", class: "primary" }, t(signup ? "auth.submit.signup" : "auth.submit.login")),
-    h("a", { href: "#/", class: "button" }, t("cancel")))));
+    h("a", { href: "#/", class: "button" }, t("cancel"))));
+  root.replaceChildren(form);
+}
+
+/** The API's field errors (`detail`: field -> messages) beside their fields; whether any was. */
+function fieldErrors(form, detail) {
+  form.querySelectorAll(".field-error").forEach((n) => n.remove());
+  let shown = false;
+  for (const [name, messages] of Object.entries(detail && typeof detail === "object" ? detail : {})) {
+    const input = form.querySelector(`[name="${name}"]`);
+    if (!input) continue;
+    const id = `error-${name}`;
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", id);
+    input.after(h("span", { class: "field-error", id, text: [].concat(messages).join(" ") }));
+    shown = true;
+  }
+  return shown;
 }
 
 function loadPrefs() {
@@ -134,7 +152,7 @@ function newMatchForm(levels, navigate) {
     radios("game", GAMES.map((g) => [g.id, t(g.label), !g.available]), p.game, t("new.game")),
     radios("mode", MODES.map((m) => [m, t(`mode.${m}`)]), p.mode, t("new.mode")),
     h("div", { class: "only-computer" }, field(t("new.level"), levelSelect)),
-    radios("length", LENGTHS.map((n) => [n, n === 1 ? t("new.point") : t("new.points", { n })]), p.length, t("new.length")),
+    radios("length", LENGTHS.map((n) => [n, tn("points", n)]), p.length, t("new.length")),
     h("div", { class: "only-online" }, radios("invite", [["link", t("new.invite.link")], ["open", t("new.invite.open")]], p.invite, t("new.invite"))),
     h("details", { class: "advanced" }, h("summary", { text: t("new.advanced") }),
       h("label", { class: "check only-cube" }, cube, " ", t("new.cube")),
@@ -153,7 +171,7 @@ function newMatchForm(levels, navigate) {
       levelSelect.dataset.game = game.api;
       loadLevels(game.api).then(
         (answer) => levelSelect.dataset.game === game.api && showLevels(answer, levelSelect.value || p.level),
-        (err) => showError(err.message));
+        (err) => showError(api.friendly(err)));
     }
   };
   form.addEventListener("change", sync);
@@ -173,9 +191,10 @@ function newMatchForm(levels, navigate) {
     }
     try {
       const state = await api.post("/matches", body);
+      api.primed.set(state.id, state);
       navigate(`#/match/${state.id}`);
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   });
   return form;
@@ -201,7 +220,7 @@ function quickPairing(navigate) {
   const game = h("select", { name: "seek-game", "aria-label": t("new.game") },
     available.map((g) => h("option", { value: g.api, selected: g.api === p.game }, t(g.label))));
   const length = h("select", { name: "seek-length", "aria-label": t("new.length") },
-    LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, n === 1 ? t("new.point") : t("new.points", { n }))));
+    LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, tn("points", n))));
   const clock = h("select", { name: "seek-clock", "aria-label": t("seek.clock") },
     CLOCK_PRESETS.map((c) => h("option", { value: c, selected: c === p.clock }, t(`clock.preset.${c}`))));
   const line = h("p", { class: "seek-status", role: "status", "aria-live": "polite" });
@@ -260,7 +279,7 @@ function quickPairing(navigate) {
         finish();
         seek = null;
         show();
-        return showError(err.message);
+        return showError(api.friendly(err));
       }
     }
     if (seek && seek.status === "waiting" && !gone) schedule();
@@ -300,7 +319,7 @@ function quickPairing(navigate) {
       update(await api.post("/seeks", { ...prefs, cube: gameOf(prefs.game).cube }));
       if (seek && seek.status === "waiting") wait();
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     } finally {
       startButton.disabled = false;
     }
@@ -310,7 +329,7 @@ function quickPairing(navigate) {
     try {
       update(await api.call("DELETE", `/seeks/${seek.id}`));
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   });
 
@@ -355,6 +374,7 @@ async function ratingCard() {
   });
   return h("section", { class: "card rating", id: "my-rating" },
     h("h2", { text: t("rating.title") }), h("ul", { class: "ratings" }, rows),
+    h("p", {}, h("a", { href: `#/player/${encodeURIComponent(me.username)}`, "data-action": "my-page" }, t("player.mine"))),
     h("a", { href: "#/leaderboard", "data-action": "leaderboard" }, t("leaderboard.title")));
 }
 
@@ -373,7 +393,7 @@ export async function leaderboardScreen(root, gameId, navigate) {
         .map((k) => h("th", { scope: "col", text: t(k) })))),
       h("tbody", {}, board.results.map((e) => h("tr", { "data-player": e.player.username },
         h("td", { text: String(e.rank) }),
-        h("th", { scope: "row", text: e.player.display_name || e.player.username }),
+        h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(e.player.username)}`, text: e.player.display_name || e.player.username })),
         h("td", { class: "num", text: e.rating.toFixed(2) }),
         h("td", { class: "num", text: String(e.matches) }),
         h("td", { class: "num", text: `${e.wins}–${e.losses}` })))))
@@ -398,7 +418,20 @@ function summaryLine(m) {
   const who = m.status === "waiting" ? `${playerName(a || b)} · ${t("summary.waiting")}` : t("summary.vs", { a: playerName(a), b: playerName(b) });
   const len = m.settings.length ? t("summary.to", { n: m.settings.length }) : "";
   const game = m.settings.game && m.settings.game !== "tavla" ? `${t(gameOf(m.settings.game).label)} · ` : "";
-  return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}`;
+  const clock = clockText(m);
+  const rated = ratedOf(m);
+  return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}${clock ? " · " + clock : ""}${rated === null || m.settings.mode !== "online" ? "" : " · " + t(rated ? "match.rated" : "match.unrated")}`;
+}
+
+// a list's or an invite's clock and whether it is rated: from the body when it says, else
+// from the settings; absent: not shown
+const ratedOf = (m) => (typeof m.rated === "boolean" ? m.rated : typeof m.settings?.rated === "boolean" ? m.settings.rated : null);
+function clockText(m) {
+  const c = m.clock !== undefined ? m.clock : m.settings?.clock;
+  if (!c) return "";
+  if (typeof c === "string") return c === "site" ? t("clock.preset.site") : c;
+  const s = (n) => (n >= 60 && n % 60 === 0 ? t("clock.min", { n: n / 60 }) : t("clock.sec", { n }));
+  return t("clock.text", { delay: s(c.delay), reserve: s(c.reserve), max: s(c.max_move) });
 }
 
 function list(title, id, items, action) {
@@ -416,9 +449,9 @@ export async function lobbyScreen(root, navigate) {
   }
   const [levels, mine, challenges, watchable, rating] = await Promise.all([
     loadLevels(GAMES.find((g) => g.id === loadPrefs().game)?.api || "tavla"),
-    api.get("/matches?status=waiting,active&limit=20"),
-    api.get("/matches/challenges?limit=20"),
-    api.get("/matches/live?limit=20"),
+    api.get(MINE),
+    api.get(CHALLENGES),
+    api.get(LIVE),
     ratingCard(),
   ]);
   const quick = quickPairing(navigate);
@@ -430,30 +463,66 @@ export async function lobbyScreen(root, navigate) {
         await api.post(`/matches/${m.id}/join`, {});
         navigate(`#/match/${m.id}`);
       } catch (err) {
-        showError(err.message);
+        showError(api.friendly(err));
       }
     },
   }, t("list.accept"));
-  const others = challenges.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
+  const others = (page) => page.results.filter((m) => !m.players.some((p) => p && p.username === me.username));
+  const open = (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"));
+  const watch = (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"));
+  const lists = h("div", { class: "lists" });
+  const draw = (mineNow, challengesNow, liveNow) => lists.replaceChildren(
+    list(t("list.mine"), "mine", mineNow.results, open),
+    list(t("list.challenges"), "challenges", others(challengesNow), accept),
+    list(t("list.live"), "live", liveNow.results, watch));
+  draw(mine, challenges, watchable);
   root.replaceChildren(
     h("div", { class: "columns" },
       h("div", {}, quick.node, newMatchForm(levels, navigate)),
       h("div", {},
         rating,
-        list(t("list.mine"), "mine", mine.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.open"))),
-        list(t("list.challenges"), "challenges", others, accept),
-        list(t("list.live"), "live", watchable.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))),
+        lists,
+        await finishedList(),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
-  const push = followLobby(async () => {  // the lists again when the lobby changes (no click)
-    const [c, w] = await Promise.all(["challenges", "live"].map((l) => api.get(`/matches/${l}?limit=20`)));
-    root.querySelector("#challenges")?.replaceWith(list(t("list.challenges"), "challenges", c.results.filter((m) => !m.players.some((p) => p && p.username === me.username)), accept));
-    root.querySelector("#live")?.replaceWith(list(t("list.live"), "live", w.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"))));
+  // the lists follow by themselves: the page's WebSocket hints when the open challenges or the
+  // live matches change (lobbypush.js; every 20 s while the socket is down), then the three
+  // lists are read again and drawn if they changed
+  let last = "";
+  const push = followLobby(async () => {
+    const pages = await Promise.all([MINE, CHALLENGES, LIVE].map((path) => api.get(path, { once: true })));
+    const key = JSON.stringify(pages.map((p) => p.results.map((m) => [m.id, m.status, m.version])));
+    if (key !== last) draw(...pages);
+    last = key;
   });
-  return { node: quick.node, stop() { push.stop(); quick.stop(); } };
+  return { stop() { push.stop(); quick.stop(); } };
+}
+
+const MINE = "/matches?status=waiting,active&limit=20";
+const CHALLENGES = "/matches/challenges?limit=20";
+const LIVE = "/matches/live?mode=online&limit=20";
+
+/** My finished matches, newest first, ten at a time (the API's cursor), each with its record. */
+async function finishedList() {
+  const section = list(t("list.finished"), "finished", [], () => null);
+  const ul = h("ul", {});
+  const more = h("button", { type: "button", "data-action": "more", hidden: true }, t("list.more"));
+  let next = "/matches?status=finished&limit=10";
+  const load = async () => {
+    const page = await api.get(next);
+    ul.append(...page.results.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(m) }),
+      h("a", { href: `#/record/${m.id}`, class: "button" }, t("list.record")))));
+    next = page.next ? page.next.slice(page.next.indexOf("/api/v1") + 7) : null;
+    more.hidden = !next;
+    section.querySelector("p.small").hidden = ul.children.length > 0;
+  };
+  more.addEventListener("click", () => load().catch((err) => showError(api.friendly(err))));
+  section.append(ul, more);
+  await load();
+  return section;
 }
 
 async function liveList(navigate) {
-  const live = await api.get("/matches/live?limit=20");
+  const live = await api.get("/matches/live?mode=online&limit=20");
   return list(t("list.live"), "live", live.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch")));
 }
 
@@ -475,12 +544,14 @@ export async function inviteScreen(root, code, navigate) {
       await api.post(`/invites/${encodeURIComponent(code)}/join`, {});
       navigate(`#/match/${match.id}`);
     } catch (err) {
-      showError(err.message);
+      showError(api.friendly(err));
     }
   };
   root.replaceChildren(h("form", { class: "card invite", onsubmit: join },
     h("h1", { text: t("invite.title") }),
-    h("p", { text: t("invite.text", { name: playerName(host), n: match.settings.length }) }),
+    h("p", { text: t("invite.text", { name: playerName(host), game: t(gameOf(match.settings.game).label), points: tn("points", match.settings.length) }) }),
+    clockText(match) ? h("p", { class: "invite-clock", text: clockText(match) }) : null,
+    ratedOf(match) === null ? null : h("p", { class: "small invite-rated", text: t(ratedOf(match) ? "match.rated" : "match.unrated") }),
     me ? null : field(t("welcome.name"), name),
     h("button", { type: "submit", class: "primary", "data-action": "join" }, t("invite.join"))));
 }

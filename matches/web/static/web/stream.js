@@ -90,6 +90,7 @@ function poll(matchId, after, { onEvents, onConnection, onFatal }) {
       try {
         const body = await get(`/matches/${matchId}/events?after=${last}&wait=${WAIT}`, {
           signal: controller.signal,
+          once: true,
         });
         clearTimeout(timer);
         if (stopped) return;

@@ -1,0 +1,203 @@
+// A match's record (#/record/<id>: its move list and the board at any point of any game,
+// stepped with buttons and the arrow keys; a .mat download for tavla) and a player's page
+// (#/player/<name>: his ratings over time drawn as SVG, his rated matches, wins and losses).
+// Positions come from the events alone: each game starts from the game's opening position and
+// every `moved` event's steps are put on the board, from the first seat's side.
+
+import * as api from "./api.js";
+import { drawBoard } from "./board.js";
+import { GAMES, gameOf } from "./games.js";
+import { t, tn } from "./i18n.js";
+import { applyStep, pointFor } from "./match.js";
+import { buildRecord } from "./record.js";
+import { h, showError } from "./ui.js";
+
+/** The opening position from seat 0's side (points 1..24: his positive, the other's negative). */
+export function openingBoard(game) {
+  const points = new Array(24).fill(0);
+  if (game === "long-nardy") {
+    points[23] = 15;
+    points[11] = -15;
+    return { points, bar: null, off: { you: 0, opponent: 0 } };
+  }
+  for (const [p, n] of [[24, 2], [13, 5], [8, 3], [6, 5]]) {
+    points[p - 1] = n;
+    points[25 - p - 1] = -n;
+  }
+  return { points, bar: { you: 0, opponent: 0 }, off: { you: 0, opponent: 0 } };
+}
+
+/** Every position of the match: [{game, seq, board, dice, seat, last}] after each play. */
+export function positions(events, game) {
+  const nardy = game === "long-nardy";
+  const out = [];
+  let board = null;
+  let dice = null;
+  const record = buildRecord(events);
+  const gameOfSeq = (seq) => record.find((g) => g.rows.some((r) => r.some((c) => c && c.seq >= seq))) || record[record.length - 1];
+  let current = 0;
+  for (const e of events) {
+    const d = e.data || {};
+    const g = gameOfSeq(e.seq);
+    if (!g) break;
+    if (g.number !== current) {
+      current = g.number;
+      board = openingBoard(game);
+      out.push({ game: current, seq: e.seq, board: structuredClone(board), dice: null, seat: null, last: null });
+    }
+    if (e.type === "opening_roll" && d.die0 !== d.die1) dice = [d.die0, d.die1];
+    if (e.type === "rolled") dice = d.dice;
+    if (e.type === "moved" || e.type === "passed" || e.type.startsWith("cube_") || e.type.startsWith("resign_")) {
+      const steps = e.type === "moved" ? d.steps : [];
+      for (const [f, to, hit] of steps) {
+        applyStep(board, { from: pointFor(f, d.seat, 0, nardy), to: pointFor(to, d.seat, 0, nardy), hit }, d.seat === 0 ? "you" : "opponent");
+      }
+      const last = steps.map(([f, to]) => [pointFor(f, d.seat, 0, nardy), pointFor(to, d.seat, 0, nardy)]);
+      out.push({ game: current, seq: e.seq, board: structuredClone(board), dice: e.type === "moved" || e.type === "passed" ? dice : null, seat: d.seat, last });
+    }
+  }
+  return out;
+}
+
+async function allEvents(id) {
+  const events = [];
+  for (;;) {
+    const after = events.length ? events[events.length - 1].seq : 0;
+    const page = await api.get(`/matches/${id}/events?after=${after}`);
+    events.push(...page.events);
+    if (!page.events.length || events[events.length - 1].seq >= page.version) return events;
+  }
+}
+
+const nameOf = (state, seat) => {
+  const p = state.players[seat];
+  if (state.settings.mode === "hotseat") return t(`seat.${seat}`);
+  if (!p) return "?";
+  return p.kind === "computer" ? t("computer") : p.display_name || p.username;
+};
+
+/** The record page; returns { stop() } (its arrow keys). */
+export async function recordScreen(root, id) {
+  const [state, events] = await Promise.all([api.get(`/matches/${id}`), allEvents(id)]);
+  const game = state.settings.game || "tavla";
+  const frames = positions(events, game);
+  const record = buildRecord(events);
+  let at = frames.length - 1;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "board");
+  svg.setAttribute("id", "board");
+  const info = h("p", { class: "status", role: "status", "aria-live": "polite" });
+  const list = h("div", { id: "move-list", class: "move-list" });
+  const go = (n) => {
+    at = Math.max(0, Math.min(frames.length - 1, n));
+    show();
+  };
+  const nav = h("div", { class: "actions" },
+    [["first", "|◀", () => go(0)], ["prev", "◀", () => go(at - 1)], ["next", "▶", () => go(at + 1)], ["last", "▶|", () => go(frames.length - 1)]]
+      .map(([name, label, onclick]) => h("button", { type: "button", "data-step": name, "aria-label": t(`record.${name}`), title: t(`record.${name}`), onclick }, label)));
+  if (game === "tavla") {
+    nav.append(h("button", { type: "button", "data-action": "mat", onclick: async () => {
+      try {
+        const body = await api.get(`/matches/${id}/export`);
+        const a = h("a", { href: URL.createObjectURL(new Blob([body.mat], { type: "text/plain" })), download: body.filename });
+        a.click();
+      } catch (err) {
+        showError(api.friendly(err));
+      }
+    } }, t("record.mat")));
+  }
+  const cells = () => {
+    list.replaceChildren(...record.map((g) => h("table", { class: "log", "data-game": String(g.number) },
+      h("caption", { text: t("log.game", { n: g.number }) }),
+      h("thead", {}, h("tr", {}, h("th", { text: "" }), h("th", { scope: "col", text: nameOf(state, 0) }), h("th", { scope: "col", text: nameOf(state, 1) }))),
+      h("tbody", {}, g.rows.map((row, i) => h("tr", {}, h("th", { scope: "row", text: String(i + 1) }),
+        row.map((c) => h("td", c ? { "data-seq": String(c.seq), class: "jump", onclick: () => go(frames.findIndex((f) => f.seq === c.seq)), text: c.text } : {}))))))));
+  };
+  const show = () => {
+    const f = frames[at];
+    if (!f) return;
+    drawBoard(svg, {
+      game, board: f.board, colors: { you: "light", opponent: "dark" }, dice: f.dice, used: null,
+      diceSide: f.seat === 1 ? "opponent" : "you", cube: null, sources: [], targets: [], selected: null,
+      name: nameOf(state, 0), last: f.last,
+    });
+    svg.dataset.seq = String(f.seq);
+    svg.dataset.frame = String(at);
+    const done = state.games.filter((g) => g.number < f.game);
+    const score = [0, 1].map((seat) => done.filter((g) => g.winner.seat === seat).reduce((n, g) => n + g.points, 0));
+    info.textContent = `${t("log.game", { n: f.game })} · ${t("record.step", { n: at + 1, of: frames.length })} · ${t("result.score", { a: score[0], b: score[1] })}`;
+    list.querySelectorAll("td.current").forEach((n) => n.classList.remove("current"));
+    const cell = list.querySelector(`td[data-seq="${f.seq}"]`);
+    if (cell) {
+      cell.classList.add("current");
+      cell.scrollIntoView({ block: "nearest" });
+    }
+    nav.querySelector("[data-step=first]").disabled = nav.querySelector("[data-step=prev]").disabled = at === 0;
+    nav.querySelector("[data-step=last]").disabled = nav.querySelector("[data-step=next]").disabled = at === frames.length - 1;
+  };
+  const key = (e) => {
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 }[e.key];
+    if (to === undefined || ["INPUT", "SELECT"].includes(e.target.tagName)) return;
+    e.preventDefault();
+    go(to);
+  };
+  document.addEventListener("keydown", key);
+  const title = `${nameOf(state, 0)} – ${nameOf(state, 1)} · ${t(gameOf(game).label)} · ${state.score.seats[0]}:${state.score.seats[1]}`;
+  root.replaceChildren(h("section", { class: "match record", "data-match": id },
+    h("div", { class: "play" }, h("h1", { class: "record-title", text: title }), h("div", { class: "board-wrap" }, svg), nav, info,
+      h("p", {}, h("a", { href: `#/match/${id}` }, t("record.open")))),
+    h("aside", { class: "side" }, h("h2", { class: "log-title", text: t("log.title") }), list)));
+  cells();
+  show();
+  return { stop: () => document.removeEventListener("keydown", key) };
+}
+
+/** A player's ratings over time, as a line (SVG, drawn here). */
+function chart(entries) {
+  const W = 600;
+  const H = 200;
+  const P = 30;
+  const values = entries.flatMap((e) => [e.rating_before, e.rating_after]);
+  const lo = Math.min(...values) - 5;
+  const hi = Math.max(...values) + 5;
+  const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, entries.length);
+  const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
+  const points = [[x(0), y(entries[0].rating_before)], ...entries.map((e, i) => [x(i + 1), y(e.rating_after)])];
+  const NS = "http://www.w3.org/2000/svg";
+  const el = (name, attrs, text) => {
+    const n = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text) n.textContent = text;
+    return n;
+  };
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": t("player.chart") });
+  svg.append(el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }));
+  svg.append(el("text", { x: 2, y: y(hi - 5) + 4, class: "tick" }, String(Math.round(hi - 5))));
+  svg.append(el("text", { x: 2, y: y(lo + 5) + 4, class: "tick" }, String(Math.round(lo + 5))));
+  svg.append(el("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" }));
+  points.forEach(([px, py], i) => svg.append(el("circle", { cx: px, cy: py, r: 3.5, class: "dot", "data-rating": i ? entries[i - 1].rating_after.toFixed(2) : entries[0].rating_before.toFixed(2) })));
+  return svg;
+}
+
+export async function playerScreen(root, name) {
+  const player = await api.get(`/players/${encodeURIComponent(name)}`);
+  const sections = [];
+  for (const g of GAMES.filter((x) => x.available)) {
+    const r = (player.ratings || []).find((x) => x.game === g.api);
+    if (!r) continue;
+    const history = await api.get(`/players/${encodeURIComponent(name)}/ratings${api.query({ game: g.api, limit: 100 })}`);
+    const entries = [...history.results].reverse(); // oldest first
+    sections.push(h("section", { class: "card", "data-game": g.api },
+      h("h2", { text: `${t(g.label)}: ${Math.round(r.rating)}` }),
+      h("p", { class: "small", text: t("player.record", { n: r.matches, won: r.wins, lost: r.losses }) }),
+      entries.length ? chart(entries) : null,
+      h("ul", { class: "recent" }, history.results.slice(0, 20).map((e) => h("li", { "data-match": e.match },
+        h("a", { href: `#/record/${e.match}` }, `${e.won ? "✓" : "✗"} ${e.opponent.display_name || e.opponent.username} · ${tn("points", e.length)}`),
+        h("span", { class: e.change >= 0 ? "up" : "down", text: `${e.change >= 0 ? "+" : ""}${e.change.toFixed(2)}` }))))));
+  }
+  const m = player.matches;
+  root.replaceChildren(h("div", { id: "player", "data-player": player.username },
+    h("section", { class: "card" }, h("h1", { text: player.display_name || player.username }),
+      h("p", { class: "small", text: t("player.matches", { n: m.finished, won: m.won, lost: m.lost }) })),
+    ...(sections.length ? sections : [h("p", { class: "card small", text: t("player.unrated") })])));
+}
