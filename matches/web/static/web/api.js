@@ -55,12 +55,19 @@ export async function call(method, path, body, opts = {}) {
   }
 }
 
+// The network's round trip, smoothed over the last requests: a command says it (`Tavla-Lag`,
+// ms), so the server does not charge the time on the wire to the player's clock (up to its
+// bounds: docs/clocks.md, "Lag").
+let roundTrip = null;
+
 async function once(method, path, body, { signal, headers } = {}) {
   const h = { Accept: "application/json", "Accept-Language": language, ...(headers || {}) };
   const key = token();
   if (key) h.Authorization = `Token ${key}`;
   if (body !== undefined) h["Content-Type"] = "application/json";
+  if (method === "POST" && roundTrip !== null) h["Tavla-Lag"] = String(Math.round(roundTrip));
   let response;
+  const sent = performance.now();
   try {
     response = await fetch(BASE + path, {
       method,
@@ -73,6 +80,8 @@ async function once(method, path, body, { signal, headers } = {}) {
     if (err.name === "AbortError") throw err;
     throw new NetworkError(String(err));
   }
+  const took = performance.now() - sent;  // to the answer's headers: about one round trip
+  if (!path.includes("wait=")) roundTrip = roundTrip === null ? took : 0.8 * roundTrip + 0.2 * took;
   if (response.status === 204) return null;
   let data = null;
   try {
