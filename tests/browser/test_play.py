@@ -40,7 +40,7 @@ def test_a_guest_plays_the_computer_to_the_end(open_page) -> None:
 
 def assert_passes_announced(page) -> None:
     """Every roll the server passed (no legal move) was announced on the page (a notice, which
-    goes after two plays) and stays written in the move list ("6–5: no move")."""
+    goes after two plays) and stays written in the move list ("6-5: no move")."""
     passed = [e for e in events(page) if e["type"] == "passed"]
     page.wait_for_selector(f"section.match[data-passes='{len(passed)}']", timeout=5_000)
     for e in passed:
