@@ -239,18 +239,21 @@ def test_the_web_process_killed_after_the_commit_the_computer_plays(stack: Stack
         assert events_after(match_id, version), "the move is committed"
         paused.kill()
     finally:
+        paused.kill()  # also when the test failed before its kill
         stack.start_web()
     wait_for(lambda: computer_played(match_id, version + 1), 10, "the sweeper's computer turn")
 
 
 def test_a_worker_killed_mid_turn_the_turn_is_finished_once(stack: Stack) -> None:
     assert stack.worker is not None
-    stack.worker.stop()
-    slow = stack.start_worker(TAVLA_COMPUTER_TEST_PAUSE="60")
     guest = Guest(stack.url)
     match_id = new_match(guest)
+    # My turn first, with the ordinary worker (if the computer won the opening roll, its first
+    # play is made before the slow worker starts: the pause heard below is the turn after mine)
+    state = guest.to_a_play(match_id)
+    stack.worker.stop()
+    slow = stack.start_worker(TAVLA_COMPUTER_TEST_PAUSE="60")
     try:
-        state = guest.to_a_play(match_id)
         r = guest.post(
             match_id,
             "play",
@@ -262,6 +265,7 @@ def test_a_worker_killed_mid_turn_the_turn_is_finished_once(stack: Stack) -> Non
         assert events_after(match_id, moved)[0].type == "rolled"
         slow.kill()
     finally:
+        slow.kill()  # also when the test failed before its kill: no worker outlives the test
         stack.start_worker()
     wait_for(lambda: computer_played(match_id, moved), 15, "the new worker to finish the turn")
     time.sleep(OWED + 2 * SWEEP)  # a second delivery of the turn, if any, would act by now
