@@ -3,7 +3,9 @@ the machine's Redis, and other people's databases in it, are never touched)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -76,3 +78,37 @@ class Redis:
             return True
         except OSError:
             return False
+
+
+class Process:
+    """A process of the service (web, worker, beat) in its own process group, so SIGKILL takes
+    its children too; its output goes to `log`, and it is ready once `ready` is printed there."""
+
+    def __init__(
+        self, argv: list[str], env: dict[str, str], log: Path, ready: str, cwd: Path
+    ) -> None:
+        self.log = log
+        self.offset = log.stat().st_size if log.exists() else 0
+        with open(log, "ab") as out:
+            self.popen = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        wait_for(lambda: ready in self.text(), 40, f"{Path(argv[0]).name} to be ready", 0.2)
+
+    def text(self) -> str:
+        """What it printed since it started."""
+        return self.log.read_bytes()[self.offset :].decode(errors="replace")
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()

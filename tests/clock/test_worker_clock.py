@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -31,7 +29,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.store.models import Match, MatchEvent
-from tests.servers import Redis, wait_for
+from tests.servers import Process, Redis, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -42,38 +40,9 @@ SWEEP = 1.0  # seconds between sweeps
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-class Proc:
-    """A celery worker or beat in its own process group (so SIGKILL takes its children)."""
-
-    def __init__(self, args: list[str], env: dict[str, str], log: Path, ready: str) -> None:
-        self.log = log
-        self.offset = log.stat().st_size if log.exists() else 0
-        with open(log, "ab") as out:
-            self.popen = subprocess.Popen(
-                [CELERY, "-A", "tavla_project", *args],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        wait_for(lambda: ready in self.text(), 30, f"celery {args[0]} to be ready", 0.2)
-
-    def text(self) -> str:
-        return self.log.read_bytes()[self.offset :].decode(errors="replace")
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGKILL)
-            self.popen.wait(10)
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
-            try:
-                self.popen.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def Proc(args: list[str], env: dict[str, str], log: Path, ready: str) -> Process:
+    """A celery worker or beat (tests/servers.py `Process`)."""
+    return Process([CELERY, "-A", "tavla_project", *args], env, log, ready, ROOT)
 
 
 class Cluster:

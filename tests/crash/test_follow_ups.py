@@ -17,8 +17,6 @@ over HTTP, as a client would:
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -31,7 +29,7 @@ import pytest
 from django.db import connection
 
 from matches.store.models import MatchEvent
-from tests.servers import Redis, free_port, wait_for
+from tests.servers import Process, Redis, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -41,34 +39,9 @@ OWED = 2.0  # seconds a computer's action may wait before the sweeper sends it a
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-class Proc:
-    """A process of the stack in its own process group (SIGKILL takes its children)."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], log: Path, ready: str) -> None:
-        self.log = log
-        self.offset = log.stat().st_size if log.exists() else 0
-        with open(log, "ab") as out:
-            self.popen = subprocess.Popen(
-                argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        wait_for(lambda: ready in self.text(), 40, f"{argv[0]} to be ready", 0.2)
-
-    def text(self) -> str:
-        return self.log.read_bytes()[self.offset :].decode(errors="replace")
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGKILL)
-            self.popen.wait(10)
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
-            try:
-                self.popen.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def Proc(argv: list[str], env: dict[str, str], log: Path, ready: str) -> Process:
+    """A process of the stack (tests/servers.py `Process`)."""
+    return Process(argv, env, log, ready, ROOT)
 
 
 class Stack:
