@@ -29,6 +29,9 @@ def to_act(page: Any) -> str:
 
 
 def transport(page: Any) -> str:
+    """The transport the match page streams on, once it has opened one (the page shows the
+    state it fetched before it starts the stream, so the attribute is empty for a moment)."""
+    page.wait_for_selector("section.match[data-transport]:not([data-transport=''])")
     return page.get_attribute("section.match", "data-transport") or ""
 
 
