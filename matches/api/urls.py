@@ -35,6 +35,7 @@ urlpatterns = [
     path(f"{M}/take", commands.TakeView.as_view(), name="take"),
     path(f"{M}/drop", commands.DropView.as_view(), name="drop"),
     path(f"{M}/resign", commands.ResignView.as_view(), name="resign"),
+    path(f"{M}/resign-match", commands.ResignMatchView.as_view(), name="resign-match"),
     path(f"{M}/accept", commands.AcceptView.as_view(), name="accept"),
     path(f"{M}/reject", commands.RejectView.as_view(), name="reject"),
     path(f"{M}/legal-next-steps", commands.NextStepsView.as_view(), name="legal-next-steps"),
@@ -43,6 +44,7 @@ urlpatterns = [
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
     # players, ratings, quick pairing (docs/ratings.md)
     path("players/<str:name>", players.PlayerView.as_view(), name="player"),
+    path("players/<str:name>/matches", players.PlayerMatchesView.as_view(), name="player-matches"),
     path("players/<str:name>/ratings", players.PlayerRatingsView.as_view(), name="player-ratings"),
     path("leaderboard", players.LeaderboardView.as_view(), name="leaderboard"),
     path("seeks", seeks.SeeksView.as_view(), name="seeks"),

@@ -25,6 +25,7 @@ from matches.store.events import (
     Forfeited,
     MarkedUnrated,
     MatchCreated,
+    MatchResigned,
     Moved,
     OpeningRolled,
     Passed,
@@ -398,6 +399,8 @@ def describe(
             text = f"{who(event.seat)} forfeits the match"
             if event.reason:
                 text += f" ({event.reason})"
+        case MatchResigned():
+            text = f"{who(event.seat)} resigns the match"
         case Aborted():
             text = "Match aborted" + (f": {event.reason}" if event.reason else "")
         case RematchOffered():

@@ -19,7 +19,7 @@ from matches.store.models import EarlyExit, Match, PlayerProfile, PlayerRating, 
 
 from . import shapes
 from .ratings import RATED_KINDS
-from .state import COMPUTER_PREFIX, display_name, player_kind
+from .state import COMPUTER_PREFIX, display_name, matches_of, player_kind
 
 
 class PlayerNotFound(LookupError):
@@ -110,6 +110,21 @@ def player_card(user: Any, exits: shapes.EarlyExits) -> shapes.PlayerCard:
 
 
 # -- history and leaderboard -----------------------------------------------------------------------
+
+
+def finished_matches(user: Any, game: str | None = None, viewer: Any = None) -> QuerySet[Match]:
+    """His finished matches, rated or not, newest first: online and against the computer (a
+    hot-seat match is one person playing himself). A private match is listed only to its
+    players and staff, as in his rating history."""
+    rows = matches_of(user, status=[Match.Status.FINISHED.value], game=game).exclude(
+        mode=Match.Mode.HOTSEAT
+    )
+    if getattr(viewer, "is_staff", False):
+        return rows
+    visible = Q(public=True)
+    if viewer is not None and getattr(viewer, "is_authenticated", False):
+        visible |= Q(player0=viewer) | Q(player1=viewer)
+    return rows.filter(visible)
 
 
 def rating_history(

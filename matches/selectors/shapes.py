@@ -42,13 +42,13 @@ ACCOUNT_KINDS = typing.get_args(AccountKind)
 SEEK_STATUSES = typing.get_args(SeekStatus)
 MATCH_STATUSES = typing.get_args(Status)
 Action = Literal[
-    "roll", "play", "double", "take", "drop", "resign", "accept", "reject", "join", "abort",
-    "rematch",
+    "roll", "play", "double", "take", "drop", "resign", "resign-match", "accept", "reject",
+    "join", "abort", "rematch",
 ]  # fmt: skip
 EventType = Literal[
     "match_created", "player_joined", "opening_roll", "rolled", "moved", "passed",
     "cube_offered", "cube_taken", "cube_dropped", "resign_offered", "resign_accepted",
-    "resign_rejected", "timed_out", "forfeited", "aborted", "rematch_offered",
+    "resign_rejected", "timed_out", "forfeited", "match_resigned", "aborted", "rematch_offered",
     "marked_unrated",
 ]  # fmt: skip
 """The stored event types (matches/store/events.py EVENT_TYPES; a test keeps them equal)."""

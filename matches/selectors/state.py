@@ -440,6 +440,8 @@ def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> 
         and (lobby.open_challenge or lobby.reserved_for_id == user.pk)
     ):
         actions.append("join")
+    if acting is not None and view.full and not state.is_over:
+        actions.append("resign-match")
     if side.seats and not state.is_over and view.player_may_abort:
         actions.append("abort")
     if side.seats and state.is_over and state.ended_by != rules.EndedBy.ABORT:

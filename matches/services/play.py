@@ -249,6 +249,18 @@ def match_reject_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
     return _command(match_id, user, lambda v, s: [rules.RejectResign(s)], **kw)
 
 
+def match_resign_match(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    """The player gives up the whole match, at any moment of it (his turn or not): the
+    opponent wins with the points the match still needed (an unlimited match: the cube)."""
+
+    def decide(view: MatchView, seat: int) -> list[rules.Action]:
+        if _state(view).is_over:
+            raise IllegalAction("the match is over")
+        return [rules.LoseMatch(seat, rules.EndedBy.RESIGN)]
+
+    return _command(match_id, user, decide, **kw)
+
+
 def match_timeout(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
     """The seat's time ran out: it loses the match. Refused unless the clock says so, so a
     late or repeated clock task changes nothing."""

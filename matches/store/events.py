@@ -238,6 +238,17 @@ class Forfeited(Event):
 
 
 @dataclass(frozen=True)
+class MatchResigned(Event):
+    """The seat gave up the whole match: the opponent gets the points the match still needed."""
+
+    type: ClassVar[str] = "match_resigned"
+    seat: int
+
+    def to_action(self) -> rules.Action:
+        return rules.LoseMatch(self.seat, rules.EndedBy.RESIGN)
+
+
+@dataclass(frozen=True)
 class Aborted(Event):
     type: ClassVar[str] = "aborted"
     reason: str
@@ -284,6 +295,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ResignRejected,
         TimedOut,
         Forfeited,
+        MatchResigned,
         Aborted,
         RematchOffered,
         MarkedUnrated,
@@ -325,6 +337,8 @@ def event_for_action(action: rules.Action) -> Event:
             return ResignRejected(action.player)
         case rules.LoseMatch() if action.reason == rules.EndedBy.TIMEOUT:
             return TimedOut(action.player)
+        case rules.LoseMatch() if action.reason == rules.EndedBy.RESIGN:
+            return MatchResigned(action.player)
         case rules.LoseMatch():
             return Forfeited(action.player, action.reason.value)
         case rules.Abort():

@@ -33,6 +33,7 @@ ACTIONS = frozenset(
         "take",
         "drop",
         "resign",
+        "resign-match",
         "accept",
         "reject",
         "heartbeat",

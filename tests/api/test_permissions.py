@@ -21,6 +21,7 @@ MATCH_WRITES = [
     ("take", {}),
     ("drop", {}),
     ("resign", {"value": 1}),
+    ("resign-match", {}),
     ("accept", {}),
     ("reject", {}),
     ("abort", {}),

@@ -76,8 +76,8 @@ def test_state_is_from_the_callers_side(make_player) -> None:
     on_turn = a if a["turn"]["who"] == "you" else b
     other = b if on_turn is a else a
     # the opening roll is out: no abort to fish for another (README Fair dice)
-    assert on_turn["actions"] == ["play", "resign"] and on_turn["legal_plays"]
-    assert other["actions"] == [] and other["legal_plays"] == []
+    assert on_turn["actions"] == ["play", "resign", "resign-match"] and on_turn["legal_plays"]
+    assert other["actions"] == ["resign-match"] and other["legal_plays"] == []
     # gnubg ids describe the position of the player on roll and the match
     position = position_from_id(on_turn["gnubg"]["position_id"])
     assert list(position.board) == on_turn["board"]["points"]

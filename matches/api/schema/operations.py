@@ -307,7 +307,7 @@ def command(
     """The documentation of an action on a match (roll, play, double, ...)."""
     return extend_schema(
         tags=["play"],
-        operation_id=f"matches_{name}",
+        operation_id=f"matches_{name.replace('-', '_')}",
         summary=summary,
         description=description
         + " Returns the new state. Only a player seated in the match may do this.",

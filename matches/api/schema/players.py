@@ -11,6 +11,7 @@ from matches.api.contract import serializer_for
 from matches.selectors.shapes import PlayerCard, Seek
 
 from .common import AUTH, IDEMPOTENCY_KEY, errors
+from .operations import PAGE
 
 NAME = OpenApiParameter(
     "name", str, OpenApiParameter.PATH, description="The player's username (any case)."
@@ -78,6 +79,18 @@ player = extend_schema(
         ),
         **errors("not_found", "authentication_failed"),
     },
+)
+
+player_matches = extend_schema(
+    tags=["players"],
+    operation_id="players_matches",
+    summary="A player's finished matches, rated or not, newest first",
+    description="Online matches and matches against the computer (not hot-seat), each as in"
+    " the lists (`winner` is a seat: find his in `players`); each one's record is its"
+    " events (GET /matches/{id}/events). A private match is listed only to its players and"
+    " staff.",
+    parameters=[NAME, rq.HistoryQuerySerializer, *CURSOR],
+    responses={200: PAGE, **errors("invalid_request", "not_found")},
 )
 
 player_ratings = extend_schema(

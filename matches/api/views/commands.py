@@ -127,7 +127,7 @@ def command(
             return CommandView.post(self, request, match_id)
 
     View.input_serializer = input_serializer
-    View.__name__ = View.__qualname__ = f"{name.title().replace('_', '')}View"
+    View.__name__ = View.__qualname__ = f"{name.title().replace('_', '').replace('-', '')}View"
     return View
 
 
@@ -177,6 +177,15 @@ ResignView = command(
     input_serializer=rq.ResignSerializer,
     example={"value": 2, "expected_version": 12},
     extra=lambda data: {"value": int(data["value"])},
+)
+ResignMatchView = command(
+    "resign-match",
+    services.match_resign_match,
+    "Resign the whole match",
+    "At any moment of the match, your turn or not: it ends at once and the opponent wins with"
+    " the points the match still needed (an unlimited match: the cube's value). Recorded as a"
+    " `match_resigned` event; `ended_by` is `resign`.",
+    ("illegal_action",),
 )
 AcceptView = command(
     "accept",

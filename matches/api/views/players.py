@@ -20,6 +20,7 @@ from ..contract import respond
 from ..errors import ApiError
 from ..schema import players as docs
 from .common import query
+from .matches import page_of
 
 
 def _player(name: str) -> Any:
@@ -35,6 +36,14 @@ class PlayerView(APIView):
         user = _player(name)
         recent, until = conduct.standing(user, timezone.now())
         return respond(players.player_card(user, players.early_exits(user, recent, until)))
+
+
+class PlayerMatchesView(APIView):
+    @docs.player_matches
+    def get(self, request: Request, name: str) -> Response:
+        q = query(rq.HistoryQuerySerializer, request)
+        rows = players.finished_matches(_player(name), q.get("game"), request.user)
+        return page_of(request, self, rows)
 
 
 class HistoryPagination(CursorPagination):

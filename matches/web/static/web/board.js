@@ -1,11 +1,7 @@
-// The board as SVG, drawn from the player's side: his point 1 bottom right, 24 top right,
-// his home board bottom right, the bar in the middle, the borne-off checkers on the right.
-// Long nardy on the same drawing: no bar (the middle only divides), no cube, the heads marked
-// (his 24 top right, the opponent's, his 12, bottom left) and arrows for the one direction
-// both players travel (top row leftwards, bottom row rightwards: 24 -> 1, and the opponent
-// 12 -> 1, then 24 -> 13).
-// It only draws and reports clicks, taps, drags and keys on highlighted spots; the match
-// screen decides what they mean.
+// The board as SVG from the player's side: his 1 bottom right, 24 top right, the bar in the
+// middle, the tray on the right. Long nardy: no bar, no cube, the heads marked (his 24, the
+// opponent's 12) and arrows for the one direction both travel. It draws and reports gestures
+// on highlighted spots; the match screen decides what they mean.
 
 import { t } from "./i18n.js";
 

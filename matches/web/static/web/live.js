@@ -1,10 +1,7 @@
 // The page's one WebSocket (`/ws/v1/live`, docs/realtime.md): the matches it follows and the
-// player's notifications (seek_paired, rematch_offered, ...). It reconnects by itself and
-// subscribes again from the last version each subscription has, so nothing is missed and
-// nothing arrives twice. Commands stay on HTTP (api.js): see docs/web.md, "Transport".
-//
-// If the socket cannot open at all on this page (a proxy or a network that blocks
-// WebSockets), `blocked` becomes true and stream.js follows matches by long-poll instead.
+// player's notifications. It reconnects and subscribes again from each subscription's last
+// version: nothing missed, nothing twice (docs/web.md, "Transport"). When it cannot open at
+// all (a proxy blocks WebSockets), `blocked` is set and stream.js long-polls instead.
 
 import * as api from "./api.js";
 

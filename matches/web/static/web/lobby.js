@@ -209,10 +209,8 @@ function seekPrefs() {
 }
 
 /**
- * "Play online now": quick pairing (POST /seeks) with an opponent of similar rating. While it
- * waits, the page's WebSocket keeps the seek alive and brings `seek_paired`; a poll of
- * GET /seeks/{id} is the truth when no socket gets through (and a slow check beside it).
- * Returns { node, stop() }: leaving the lobby withdraws a waiting seek.
+ * "Play online now": quick pairing (POST /seeks). The socket keeps the seek alive and brings
+ * `seek_paired`; polling GET /seeks/{id} when no socket gets through. Returns { node, stop() }.
  */
 function quickPairing(navigate) {
   const p = seekPrefs();

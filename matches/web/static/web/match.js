@@ -778,17 +778,19 @@ export class MatchScreen {
     const btn = (name, label, onclick, extra = {}) =>
       h("button", { type: "button", "data-action": name, onclick, disabled: this.busy || extra.disabled, class: extra.primary ? "primary" : extra.danger ? "danger" : null }, label);
     const out = [];
-    if (this.confirming === "resign" && a.has("resign")) {
-      // resigning: what, at what price (the cube's value counts), or keep playing
+    const game = a.has("resign");
+    if (this.confirming === "resign" && (game || a.has("resign-match"))) {
+      // resigning: the game at a price (the cube's value counts) or the whole match, or keep playing
       const nardy = s.settings.game === "long-nardy";
-      const values = nardy ? [1, 2] : [1, 2, 3];
+      const values = game ? (nardy ? [1, 2] : [1, 2, 3]) : [];
       const select = h("select", { "aria-label": t("resign.value"), "data-resign-value": "" },
-        values.map((v) => h("option", { value: String(v), selected: v === this.resignValue },
-          `${t(nardy ? `resign.nardy.${v}` : `resign.${v}`)}: ${tn("points", v * s.cube.value)}`)));
-      select.addEventListener("change", () => (this.resignValue = Number(select.value)));
-      out.push(h("span", { class: "confirm", role: "group", "aria-label": t("resign.ask") },
-        h("span", { text: t("resign.ask") }), select,
-        btn("resign-confirm", t("btn.resign.confirm"), () => this.act("resign", { value: Number(select.value) }), { danger: true }),
+        values.map((v) => h("option", { value: String(v), selected: String(v) === this.resignValue },
+          `${t(nardy ? `resign.nardy.${v}` : `resign.${v}`)}: ${tn("points", v * s.cube.value)}`)),
+        a.has("resign-match") ? h("option", { value: "match", selected: this.resignValue === "match" }, t("resign.match")) : null);
+      select.addEventListener("change", () => (this.resignValue = select.value));
+      const ask = t(game ? "resign.ask" : "resign.askMatch");
+      out.push(h("span", { class: "confirm", role: "group", "aria-label": ask }, h("span", { text: ask }), select,
+        btn("resign-confirm", t("btn.resign.confirm"), () => select.value === "match" ? this.act("resign-match") : this.act("resign", { value: Number(select.value) }), { danger: true }),
         btn("cancel", t("cancel"), () => { this.confirming = null; this.render(); })));
       this.dom.actions.replaceChildren(...out);
       this.dom.lobby.replaceChildren();
@@ -818,7 +820,7 @@ export class MatchScreen {
     }
     // the ones that end things sit apart, and ask first
     const apart = [];
-    if (a.has("resign")) apart.push(btn("resign", t("btn.resign"), () => { this.confirming = "resign"; this.resignValue = 1; this.render(); }));
+    if (a.has("resign") || a.has("resign-match")) apart.push(btn("resign", t("btn.resign"), () => { this.confirming = "resign"; this.resignValue = "1"; this.render(); }));
     if (a.has("abort")) apart.push(btn("abort", t("btn.abort"), () => { this.confirming = "abort"; this.render(); }));
     if (apart.length) out.push(h("span", { class: "apart" }, apart));
     this.dom.actions.replaceChildren(...out);

@@ -180,24 +180,34 @@ function chart(entries) {
 }
 
 export async function playerScreen(root, name) {
-  const player = await api.get(`/players/${encodeURIComponent(name)}`);
+  const path = `/players/${encodeURIComponent(name)}`;
+  const [player, recent] = await Promise.all([api.get(path), api.get(`${path}/matches?limit=20`)]);
   const sections = [];
+  const change = {}; // match id -> his rating change, for the recent matches that were rated
   for (const g of GAMES.filter((x) => x.available)) {
     const r = (player.ratings || []).find((x) => x.game === g.api);
     if (!r) continue;
-    const history = await api.get(`/players/${encodeURIComponent(name)}/ratings${api.query({ game: g.api, limit: 100 })}`);
+    const history = await api.get(`${path}/ratings${api.query({ game: g.api, limit: 100 })}`);
     const entries = [...history.results].reverse(); // oldest first
+    for (const e of entries) change[e.match] = e.change;
     sections.push(h("section", { class: "card", "data-game": g.api },
       h("h2", { text: `${t(g.label)}: ${Math.round(r.rating)}` }),
       h("p", { class: "small", text: t("player.record", { n: r.matches, won: r.wins, lost: r.losses }) }),
-      entries.length ? chart(entries) : null,
-      h("ul", { class: "recent" }, history.results.slice(0, 20).map((e) => h("li", { "data-match": e.match },
-        h("a", { href: `#/record/${e.match}` }, `${e.won ? "✓" : "✗"} ${e.opponent.display_name || e.opponent.username} · ${tn("points", e.length)}`),
-        h("span", { class: e.change >= 0 ? "up" : "down", text: `${e.change >= 0 ? "+" : ""}${e.change.toFixed(2)}` }))))));
+      entries.length ? chart(entries) : null));
   }
+  // his recent matches, rated or not: won or lost, against whom, the score, the rating change
+  const rows = recent.results.map((m) => {
+    const me = m.players.find((p) => p && p.username === player.username) || {};
+    const them = m.players.find((p) => p && p !== me) || {};
+    const c = change[m.id];
+    return h("li", { "data-match": m.id },
+      h("a", { href: `#/record/${m.id}` }, `${m.winner === me.seat ? "✓" : "✗"} ${them.display_name || them.username} · ${tn("points", m.settings.length)} · ${m.score[me.seat]}:${m.score[1 - me.seat]}`),
+      c === undefined ? null : h("span", { class: c >= 0 ? "up" : "down", text: `${c >= 0 ? "+" : ""}${c.toFixed(2)}` }));
+  });
   const m = player.matches;
   root.replaceChildren(h("div", { id: "player", "data-player": player.username },
     h("section", { class: "card" }, h("h1", { text: player.display_name || player.username }),
       h("p", { class: "small", text: t("player.matches", { n: m.finished, won: m.won, lost: m.lost }) })),
-    ...(sections.length ? sections : [h("p", { class: "card small", text: t("player.unrated") })])));
+    ...(sections.length ? sections : [h("p", { class: "card small", text: t("player.unrated") })]),
+    rows.length ? h("section", { class: "card" }, h("h2", { text: t("player.recent") }), h("ul", { class: "recent" }, rows)) : null));
 }

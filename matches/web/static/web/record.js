@@ -80,6 +80,10 @@ export function buildRecord(events) {
         push(d.seat, t("log.forfeit"), e);
         game.over = true;
         break;
+      case "match_resigned":
+        push(d.seat, t("log.resignMatch"), e);
+        game.over = true;
+        break;
       default:
     }
   }
