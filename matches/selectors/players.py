@@ -116,7 +116,7 @@ def finished_matches(user: Any, game: str | None = None, viewer: Any = None) -> 
     """His finished matches, rated or not, newest first: online and against the computer (a
     hot-seat match is one person playing himself). A private match is listed only to its
     players and staff, as in his rating history."""
-    rows = matches_of(user, status=[Match.Status.FINISHED.value], game=game).exclude(
+    rows = matches_of(user, status=[str(Match.Status.FINISHED)], game=game).exclude(
         mode=Match.Mode.HOTSEAT
     )
     if getattr(viewer, "is_staff", False):
