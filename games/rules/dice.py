@@ -39,7 +39,7 @@ class Dice:
             digits = [c for c in value if not c.isspace() and c not in "-,"]
             if len(digits) == 2 and all(c in "123456" for c in digits):
                 return cls.of(int(digits[0]), int(digits[1]))
-        raise InvalidDice(f"cannot read dice from {value!r}; write them like 31 or [3, 1]")
+        raise InvalidDice.because("unreadable_dice", value=repr(value))
 
     @property
     def is_double(self) -> bool:

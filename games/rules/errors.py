@@ -1,15 +1,121 @@
 """Typed errors of the rules engine.
 
-Each carries a stable `code` for APIs and a message a player understands.
+Each carries a stable `code` for APIs (its class) and a message a player understands. A
+refusal a player meets also carries its `reason` (a stable code of `REFUSALS`) and the values
+it names (`params`: point, count, die, ...), so an API can say it in any language from the
+code and the values (matches/api/messages.py) without reading the English sentence.
 """
 
 from __future__ import annotations
 
+from typing import Self
+
+REFUSALS: dict[str, str] = {
+    # plays (validate.py)
+    "point_closed": "point %(point)s is closed by %(count)s of your opponent's checkers",
+    "must_play_both": "you must play both dice: %(play)s is possible",
+    "must_play_most": (
+        "you must play as many %(die)ss as possible (%(count)s): %(play)s is possible"
+    ),
+    "larger_die": (
+        "only one die can be played, so you must play the larger one (%(die)s): %(play)s"
+    ),
+    "not_legal": "that play is not legal with %(high)s-%(low)s; %(play)s is",
+    "no_checker_on_bar": "you have no checker on the bar",
+    "enter_first": "you have a checker on the bar: it must enter before any other checker moves",
+    "bear_off_home": "you can bear off only when all your checkers are in your home board",
+    "bear_off_higher": (
+        "a %(die)s bears off from point %(point)s only when no checker of yours is on a higher"
+        " point (you have one on %(top)s)"
+    ),
+    "no_checker_on_point": "you have no checker on point %(point)s",
+    "no_such_step": "%(step)s is not a step any die you have left can make",
+    "no_finish": "%(step)s leaves no way to finish a legal play: e.g. %(play)s",
+    "no_die_moves": "no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s",
+    "no_move_possible": "no move is possible with %(high)s-%(low)s: the turn passes",
+    "which_blots": "say which blots you hit: %(options)s",
+    "must_move": "you must move: %(high)s-%(low)s can be played, e.g. %(play)s",
+    # notation and dice (notation.py, dice.py)
+    "no_such_point": "there is no point %(number)s: points run from 1 to 24",
+    "unreadable_move": (
+        "cannot read %(token)s: write each move as from/to, like 24/18, bar/22* or 6/off"
+    ),
+    "unreadable_dice": "cannot read dice from %(value)s; write them like 31 or [3, 1]",
+    # the match (match.py)
+    "match_length": "a match is played to 1-%(max)s points, or 0 for money play",
+    "backgammon_value": "a backgammon counts 3 points, or 2 where clubs count it as mars",
+    "jacoby_money": "the Jacoby rule is for money play only",
+    "match_over": "the match is over",
+    "no_such_player": "there is no player %(player)s: players are 0 and 1",
+    "resign_own_turn": "you may resign only on your own turn",
+    "resign_value": "resign a single (1), gammon (2) or backgammon (3) game",
+    "roll_first": "there is nothing to play now: roll first",
+    "not_rolled": "there is nothing to play now: the dice are not rolled",
+    "opening_over": "the opening roll is over",
+    "not_your_turn": "it is not your turn to %(what)s",
+    "nothing_to_answer": "there is nothing to %(what)s now",
+    "only_opponent": "only your opponent can %(what)s",
+    "opening_first": "the game has not started: the opening roll comes first",
+    "phase_roll": "you cannot %(what)s now: roll the dice first",
+    "phase_play": "you cannot %(what)s now: you have rolled, play your dice",
+    "phase_doubled": "you cannot %(what)s now: the double must be taken or dropped",
+    "phase_resigning": "you cannot %(what)s now: the resignation must be accepted or rejected",
+    "no_cube": "this match is played without the doubling cube",
+    # long nardy (its game in nardy.py; match.py)
+    "nardy_no_cube": "long nardy is played without the doubling cube",
+    "nardy_no_jacoby": "long nardy has no Jacoby rule (no cube)",
+    "nardy_resign_value": "resign an oyn (1) or a mars (2)",
+    "nardy_no_bar": "long nardy has no bar",
+    "nardy_point_held": (
+        "point %(to)s is held by your opponent: in long nardy one checker closes it"
+    ),
+    "nardy_head": (
+        "only one checker may leave the head (24) in a turn; two only on your first turn of a"
+        " game with 6-6, 4-4 or 3-3"
+    ),
+    "nardy_wall_example": (
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them; %(play)s is legal"
+    ),
+    "nardy_wall": (
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them"
+    ),
+    # the cube (match.py)
+    "crawford_no_double": "no doubling in the Crawford game",
+    "double_own_turn": "you may double only on your own turn",
+    "double_before_roll": "you may double only before you roll",
+    "cube_at_max": "the cube is at its maximum of %(max)s",
+    "cube_owner": "only the player who owns the cube may redouble",
+}
+"""Every reason a player is refused, by its stable code: the English sentence with the values
+it names. The codes are the API's `detail.rule`; never rename one."""
+
 
 class RulesError(ValueError):
-    """Base class: something the rules do not allow or cannot read."""
+    """Base class: something the rules do not allow or cannot read.
+
+    `reason` (a key of `REFUSALS`, or None for a sentence of its own) and `params` (the values
+    the sentence names) say the refusal as data; `str(error)` is the English sentence.
+    """
 
     code = "rules_error"
+    reason: str | None = None
+    params: dict[str, object]
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.params = {}
+
+    @classmethod
+    def because(cls, reason: str, /, *args: object, **params: object) -> Self:
+        """The error for a reason of `REFUSALS` with its values (`args`: the class's own
+        leading arguments, e.g. InvalidSettings' field). A value whose name is a keyword
+        (`from`) is given as `**{"from": ...}`."""
+        error = cls(*args, REFUSALS[reason] % params)
+        error.reason = reason
+        error.params = params
+        return error
 
 
 class InvalidPosition(RulesError):

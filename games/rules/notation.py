@@ -11,13 +11,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import InvalidNotation
 from .position import BAR, OFF
 
-if TYPE_CHECKING:
-    from .plays import Step
+
+class _Step(Protocol):
+    """What notation needs of a step (board.Step): below the values, notation knows none."""
+
+    @property
+    def frm(self) -> int: ...
+    @property
+    def to(self) -> int: ...
+    @property
+    def hit(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +52,7 @@ def parse_moves(text: str) -> list[CheckerMove]:
     for token in text.lower().replace(",", " ").split():
         match = _TOKEN.match(token)
         if not match:
-            raise InvalidNotation(
-                f"cannot read {token!r}: write each move as from/to, like 24/18, bar/22* or 6/off"
-            )
+            raise InvalidNotation.because("unreadable_move", token=repr(token))
         chain, times = match.group(1), int(match.group(2) or 1)
         if not 1 <= times <= 4:
             raise InvalidNotation(f"{token!r}: a move can be repeated 1 to 4 times")
@@ -94,11 +100,12 @@ def _point(text: str) -> tuple[int, bool]:
         return OFF, hit
     number = int(name)
     if not 0 <= number <= BAR:
-        raise InvalidNotation(f"there is no point {number}: points run from 1 to 24")
+        raise InvalidNotation.because("no_such_point", number=number)
     return number, hit
 
 
 def point_name(point: int) -> str:
+    """A point as notation writes it: "bar", "off" or its number."""
     if point == BAR:
         return "bar"
     if point == OFF:
@@ -106,7 +113,7 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-def format_play(steps: Iterable[Step]) -> str:
+def format_play(steps: Iterable[_Step]) -> str:
     """gnubg-style notation of a play's steps: one checker's steps joined, repeats as (n).
 
     A checker's waypoints are written only where it hit ("13/7*/5"); otherwise "24/13".
@@ -117,7 +124,7 @@ def format_play(steps: Iterable[Step]) -> str:
 
 
 @lru_cache(maxsize=1 << 15)
-def _format_play(steps: tuple[Step, ...]) -> str:
+def _format_play(steps: tuple[_Step, ...]) -> str:
     # Like gnubg: steps in descending order, each joined to the first checker that ended on
     # its starting point, chains kept in that order.
     chains: list[list[tuple[int, bool]]] = []
