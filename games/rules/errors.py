@@ -10,83 +10,104 @@ from __future__ import annotations
 
 from typing import Self
 
+
+def gettext_noop(text: str) -> str:
+    """Marks a sentence for translation (GNU gettext's `makemessages` finds it by this name);
+    the rules themselves translate nothing (matches/api/messages.py does)."""
+    return text
+
+
 REFUSALS: dict[str, str] = {
     # plays (validate.py)
-    "point_closed": "point %(point)s is closed by %(count)s of your opponent's checkers",
-    "must_play_both": "you must play both dice: %(play)s is possible",
-    "must_play_most": (
+    "point_closed": gettext_noop(
+        "point %(point)s is closed by %(count)s of your opponent's checkers"
+    ),
+    "must_play_both": gettext_noop("you must play both dice: %(play)s is possible"),
+    "must_play_most": gettext_noop(
         "you must play as many %(die)ss as possible (%(count)s): %(play)s is possible"
     ),
-    "larger_die": (
+    "larger_die": gettext_noop(
         "only one die can be played, so you must play the larger one (%(die)s): %(play)s"
     ),
-    "not_legal": "that play is not legal with %(high)s-%(low)s; %(play)s is",
-    "no_checker_on_bar": "you have no checker on the bar",
-    "enter_first": "you have a checker on the bar: it must enter before any other checker moves",
-    "bear_off_home": "you can bear off only when all your checkers are in your home board",
-    "bear_off_higher": (
+    "not_legal": gettext_noop("that play is not legal with %(high)s-%(low)s; %(play)s is"),
+    "no_checker_on_bar": gettext_noop("you have no checker on the bar"),
+    "enter_first": gettext_noop(
+        "you have a checker on the bar: it must enter before any other checker moves"
+    ),
+    "bear_off_home": gettext_noop(
+        "you can bear off only when all your checkers are in your home board"
+    ),
+    "bear_off_higher": gettext_noop(
         "a %(die)s bears off from point %(point)s only when no checker of yours is on a higher"
         " point (you have one on %(top)s)"
     ),
-    "no_checker_on_point": "you have no checker on point %(point)s",
-    "no_such_step": "%(step)s is not a step any die you have left can make",
-    "no_finish": "%(step)s leaves no way to finish a legal play: e.g. %(play)s",
-    "no_die_moves": "no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s",
-    "no_move_possible": "no move is possible with %(high)s-%(low)s: the turn passes",
-    "which_blots": "say which blots you hit: %(options)s",
-    "must_move": "you must move: %(high)s-%(low)s can be played, e.g. %(play)s",
+    "no_checker_on_point": gettext_noop("you have no checker on point %(point)s"),
+    "no_such_step": gettext_noop("%(step)s is not a step any die you have left can make"),
+    "no_finish": gettext_noop("%(step)s leaves no way to finish a legal play: e.g. %(play)s"),
+    "no_die_moves": gettext_noop(
+        "no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s"
+    ),
+    "no_move_possible": gettext_noop("no move is possible with %(high)s-%(low)s: the turn passes"),
+    "which_blots": gettext_noop("say which blots you hit: %(options)s"),
+    "must_move": gettext_noop("you must move: %(high)s-%(low)s can be played, e.g. %(play)s"),
     # notation and dice (notation.py, dice.py)
-    "no_such_point": "there is no point %(number)s: points run from 1 to 24",
-    "unreadable_move": (
+    "no_such_point": gettext_noop("there is no point %(number)s: points run from 1 to 24"),
+    "unreadable_move": gettext_noop(
         "cannot read %(token)s: write each move as from/to, like 24/18, bar/22* or 6/off"
     ),
-    "unreadable_dice": "cannot read dice from %(value)s; write them like 31 or [3, 1]",
+    "unreadable_dice": gettext_noop(
+        "cannot read dice from %(value)s; write them like 31 or [3, 1]"
+    ),
     # the match (match.py)
-    "match_length": "a match is played to 1-%(max)s points, or 0 for money play",
-    "backgammon_value": "a backgammon counts 3 points, or 2 where clubs count it as mars",
-    "jacoby_money": "the Jacoby rule is for money play only",
-    "match_over": "the match is over",
-    "no_such_player": "there is no player %(player)s: players are 0 and 1",
-    "resign_own_turn": "you may resign only on your own turn",
-    "resign_value": "resign a single (1), gammon (2) or backgammon (3) game",
-    "roll_first": "there is nothing to play now: roll first",
-    "not_rolled": "there is nothing to play now: the dice are not rolled",
-    "opening_over": "the opening roll is over",
-    "not_your_turn": "it is not your turn to %(what)s",
-    "nothing_to_answer": "there is nothing to %(what)s now",
-    "only_opponent": "only your opponent can %(what)s",
-    "opening_first": "the game has not started: the opening roll comes first",
-    "phase_roll": "you cannot %(what)s now: roll the dice first",
-    "phase_play": "you cannot %(what)s now: you have rolled, play your dice",
-    "phase_doubled": "you cannot %(what)s now: the double must be taken or dropped",
-    "phase_resigning": "you cannot %(what)s now: the resignation must be accepted or rejected",
-    "no_cube": "this match is played without the doubling cube",
+    "match_length": gettext_noop("a match is played to 1-%(max)s points, or 0 for money play"),
+    "backgammon_value": gettext_noop(
+        "a backgammon counts 3 points, or 2 where clubs count it as mars"
+    ),
+    "jacoby_money": gettext_noop("the Jacoby rule is for money play only"),
+    "match_over": gettext_noop("the match is over"),
+    "no_such_player": gettext_noop("there is no player %(player)s: players are 0 and 1"),
+    "resign_own_turn": gettext_noop("you may resign only on your own turn"),
+    "resign_value": gettext_noop("resign a single (1), gammon (2) or backgammon (3) game"),
+    "roll_first": gettext_noop("there is nothing to play now: roll first"),
+    "not_rolled": gettext_noop("there is nothing to play now: the dice are not rolled"),
+    "opening_over": gettext_noop("the opening roll is over"),
+    "not_your_turn": gettext_noop("it is not your turn to %(what)s"),
+    "nothing_to_answer": gettext_noop("there is nothing to %(what)s now"),
+    "only_opponent": gettext_noop("only your opponent can %(what)s"),
+    "opening_first": gettext_noop("the game has not started: the opening roll comes first"),
+    "phase_roll": gettext_noop("you cannot %(what)s now: roll the dice first"),
+    "phase_play": gettext_noop("you cannot %(what)s now: you have rolled, play your dice"),
+    "phase_doubled": gettext_noop("you cannot %(what)s now: the double must be taken or dropped"),
+    "phase_resigning": gettext_noop(
+        "you cannot %(what)s now: the resignation must be accepted or rejected"
+    ),
+    "no_cube": gettext_noop("this match is played without the doubling cube"),
     # long nardy (its game in nardy.py; match.py)
-    "nardy_no_cube": "long nardy is played without the doubling cube",
-    "nardy_no_jacoby": "long nardy has no Jacoby rule (no cube)",
-    "nardy_resign_value": "resign an oyn (1) or a mars (2)",
-    "nardy_no_bar": "long nardy has no bar",
-    "nardy_point_held": (
+    "nardy_no_cube": gettext_noop("long nardy is played without the doubling cube"),
+    "nardy_no_jacoby": gettext_noop("long nardy has no Jacoby rule (no cube)"),
+    "nardy_resign_value": gettext_noop("resign an oyn (1) or a mars (2)"),
+    "nardy_no_bar": gettext_noop("long nardy has no bar"),
+    "nardy_point_held": gettext_noop(
         "point %(to)s is held by your opponent: in long nardy one checker closes it"
     ),
-    "nardy_head": (
+    "nardy_head": gettext_noop(
         "only one checker may leave the head (24) in a turn; two only on your first turn of a"
         " game with 6-6, 4-4 or 3-3"
     ),
-    "nardy_wall_example": (
+    "nardy_wall_example": gettext_noop(
         "that play leaves six of your points in a row with none of your opponent's checkers"
         " past them; %(play)s is legal"
     ),
-    "nardy_wall": (
+    "nardy_wall": gettext_noop(
         "that play leaves six of your points in a row with none of your opponent's checkers"
         " past them"
     ),
     # the cube (match.py)
-    "crawford_no_double": "no doubling in the Crawford game",
-    "double_own_turn": "you may double only on your own turn",
-    "double_before_roll": "you may double only before you roll",
-    "cube_at_max": "the cube is at its maximum of %(max)s",
-    "cube_owner": "only the player who owns the cube may redouble",
+    "crawford_no_double": gettext_noop("no doubling in the Crawford game"),
+    "double_own_turn": gettext_noop("you may double only on your own turn"),
+    "double_before_roll": gettext_noop("you may double only before you roll"),
+    "cube_at_max": gettext_noop("the cube is at its maximum of %(max)s"),
+    "cube_owner": gettext_noop("only the player who owns the cube may redouble"),
 }
 """Every reason a player is refused, by its stable code: the English sentence with the values
 it names. The codes are the API's `detail.rule`; never rename one."""
