@@ -77,6 +77,7 @@ from .match import (
     Take,
     apply,
     check_turn,
+    game_over,
     play_for,
     replay,
 )
@@ -153,6 +154,7 @@ __all__ = [
     "flipped_array",
     "format_play",
     "game_of",
+    "game_over",
     "game_points",
     "gnubg_board",
     "has_won",

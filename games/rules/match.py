@@ -346,7 +346,7 @@ class MatchState:
         - lost on time, forfeited or aborted (not gnubg's): "over", whoever was on turn.
         """
         s = self.settings
-        if not self.game.has_bar:
+        if not self.game.has_gnubg_ids:
             raise InvalidId("gnubg has no long nardy: there is no Position ID or Match ID")
         resignation = 0
         dice = self.dice
@@ -572,6 +572,25 @@ def _over(state: MatchState, winner: int | None, how: EndedBy) -> MatchState:
     )
 
 
+def game_over(state: MatchState, result: GameResult, board: Position | None = None) -> MatchState:
+    """The state a game's end leaves, as the match ends with it (and as gnubg shows a game just
+    over): `state` (before the ending action) with the game's last `board`, its `result`
+    scored, phase OVER and what gnubg's Match ID keeps aside (who was on turn, the dice, the
+    resignation). Also for a game that did not end the match, shown before the next game is
+    set up (the admin's review)."""
+    score = list(state.score)
+    score[result.winner] += result.points
+    ended = replace(
+        state,
+        board=state.board if board is None else board,
+        score=(score[0], score[1]),
+        games=(*state.games, result),
+        resumed_phase=None,
+        resign_rejected=False,
+    )
+    return replace(_over(ended, result.winner, result.ended_by), resign_value=0)
+
+
 def _end_game(
     state: MatchState, winner: int, points: int, kind: GameKind, how: EndedBy
 ) -> MatchState:
@@ -579,16 +598,17 @@ def _end_game(
     score = list(state.score)
     score[winner] += points
     s = state.settings
+    if s.length and score[winner] >= s.length:
+        return game_over(state, result)
     ended = replace(
         state,
         score=(score[0], score[1]),
         games=(*state.games, result),
         resumed_phase=None,
         resign_rejected=False,
+        resign_value=0,
+        dice=None,
     )
-    if s.length and score[winner] >= s.length:
-        return replace(_over(ended, winner, how), resign_value=0)
-    ended = replace(ended, resign_value=0, dice=None)
     crawford_game = _next_game_is_crawford(state, score)
     starter = s.next_game_starter == Starter.WINNER
     return replace(
@@ -710,6 +730,7 @@ __all__ = [
     "Take",
     "apply",
     "check_turn",
+    "game_over",
     "play_for",
     "replay",
 ]

@@ -372,6 +372,7 @@ class LongNardy(Game):
     """Long nardy's rules (the instance: games.LONG_NARDY)."""
 
     variant = Variant.LONG_NARDY
+    title = "long nardy"
     position_class = NardyPosition
     has_bar = False
     heads = (HEAD, my_point(HEAD))
@@ -381,6 +382,7 @@ class LongNardy(Game):
     wall = WALL
     has_cube = False
     has_backgammons = False
+    has_gnubg_ids = False
     plays_opening_dice = False
     winner_starts_next_game = True
     resign_values = (1, 2)
@@ -406,6 +408,12 @@ class LongNardy(Game):
     def kind_of_win(self, winner_view: Position) -> GameKind:
         """Oyn (1 point), or mars (2) when the loser has borne off none."""
         return GameKind.SINGLE if winner_view.off[1] > 0 else GameKind.GAMMON
+
+    def their_point(self, point: int) -> int:
+        return their_point(point)
+
+    def my_point(self, theirs: int) -> int:
+        return my_point(theirs)
 
     def point_closed(self, point: int, count: int) -> IllegalPlay:
         return IllegalPlay.because("nardy_point_held", to=point)

@@ -18,6 +18,7 @@ class Tavla(Game):
     """Tavla's rules (the instance: games.TAVLA)."""
 
     variant = Variant.TAVLA
+    title = "tavla"
     position_class = Position
     has_bar = True
     heads = None
@@ -27,6 +28,7 @@ class Tavla(Game):
     wall = None
     has_cube = True
     has_backgammons = True
+    has_gnubg_ids = True
     plays_opening_dice = True
     winner_starts_next_game = False
     resign_values = (1, 2, 3)
@@ -49,6 +51,12 @@ class Tavla(Game):
 
     def kind_of_win(self, winner_view: Position) -> GameKind:
         return kind_of_win(winner_view)
+
+    def their_point(self, point: int) -> int:
+        return 25 - point
+
+    def my_point(self, theirs: int) -> int:
+        return 25 - theirs
 
     def point_closed(self, point: int, count: int) -> IllegalPlay:
         return IllegalPlay.because("point_closed", point=point, count=count)

@@ -35,6 +35,7 @@ class Game(ABC):
     """
 
     variant: Variant
+    title: str  # the game's name in an English sentence ("long nardy")
     position_class: type[Position]
     has_bar: bool  # hit checkers go to the bar (tavla); long nardy has no bar, no hitting
     heads: tuple[int, int] | None  # (the mover's head, the opponent's): where 15 checkers start
@@ -44,6 +45,7 @@ class Game(ABC):
     wall: int | None  # no wall of this many points in a row unless passed (6), or None
     has_cube: bool
     has_backgammons: bool
+    has_gnubg_ids: bool  # GNU Backgammon's Position and Match IDs describe its positions
     plays_opening_dice: bool  # the opening roll's two dice are the first play (tavla)
     winner_starts_next_game: bool  # the default of the setting `next_game_starter`
     resign_values: tuple[int, ...]  # what a player may resign: 1 single/oyn, 2 gammon/mars...
@@ -93,6 +95,14 @@ class Game(ABC):
     @abstractmethod
     def kind_of_win(self, winner_view: Position) -> GameKind:
         """What the game the player on roll in `winner_view` has just won is worth."""
+
+    @abstractmethod
+    def their_point(self, point: int) -> int:
+        """The opponent's own number of the mover's `point` (1..24)."""
+
+    @abstractmethod
+    def my_point(self, theirs: int) -> int:
+        """The mover's number of the opponent's point `theirs` (1..24)."""
 
     # -- the refusals that differ (validate.py asks them) ---------------------------------------
 
