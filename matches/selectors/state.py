@@ -177,6 +177,34 @@ def rules_plays(
     )
 
 
+def games_json() -> shapes.Games:
+    """Every game's board facts, from the rules' own games (GET /rules/games)."""
+    return _GAMES
+
+
+def _game_facts(game: rules.Game) -> shapes.GameFacts:
+    return shapes.GameFacts(
+        game=game.name,  # type: ignore[arg-type]
+        title=game.title,
+        bar=game.has_bar,
+        heads=list(game.heads) if game.heads is not None else None,
+        direction=game.direction,
+        start=list(game.starting().board),
+        closed_by=game.closing_count,
+        head_rule=game.head_rule,
+        wall=game.wall,
+        cube=game.has_cube,
+        backgammons=game.has_backgammons,
+        gnubg_ids=game.has_gnubg_ids,
+        opening_dice_played=game.plays_opening_dice,
+        resign_values=list(game.resign_values),
+        results=list(game.results),
+    )
+
+
+_GAMES = shapes.Games(games=[_game_facts(game) for game in rules.GAMES.values()])
+
+
 def next_steps_json(
     position: Position, dice: Dice, steps: list[Step], first_turn: bool = False
 ) -> shapes.NextSteps:
