@@ -142,9 +142,9 @@ def position_type_checks(path: Path) -> list[int]:
     lines = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
-                if _names(node.args[1]) & POSITION_TYPES:
-                    lines.append(node.lineno)
+            checked = node.func.id in ("isinstance", "issubclass") and len(node.args) == 2
+            if checked and _names(node.args[1]) & POSITION_TYPES:
+                lines.append(node.lineno)
         elif isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
             typed = any(

@@ -58,6 +58,19 @@ REFUSALS: dict[str, str] = {
     "unreadable_dice": gettext_noop(
         "cannot read dice from %(value)s; write them like 31 or [3, 1]"
     ),
+    "play_as_text": gettext_noop("a play is written as text, like 24/18 13/10"),
+    "repeat_count": gettext_noop("%(token)s: a move can be repeated 1 to 4 times"),
+    "off_cannot_move": gettext_noop("%(token)s: a checker that is off cannot move"),
+    "no_move_to_bar": gettext_noop("%(token)s: a checker cannot move to the bar"),
+    "move_downwards": gettext_noop("%(token)s: checkers move from higher points to lower ones"),
+    "step_pair": gettext_noop("each step is a pair [from, to] of point numbers"),
+    "not_a_step": gettext_noop(
+        "[%(from)s, %(to)s] is not a step: points run 1-24, 25 is the bar, 0 is off,"
+        " and checkers move from higher points to lower ones"
+    ),
+    "dice_range": gettext_noop("dice show 1 to 6, larger first, not %(high)s-%(low)s"),
+    "die_range": gettext_noop("a die shows 1 to 6, not %(die)s"),
+    "two_dice": gettext_noop("a roll is two dice"),
     # the match (match.py)
     "match_length": gettext_noop("a match is played to 1-%(max)s points, or 0 for money play"),
     "backgammon_value": gettext_noop(

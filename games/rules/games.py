@@ -17,6 +17,7 @@ TAVLA: Game = Tavla()
 LONG_NARDY: Game = LongNardy()
 GAMES: dict[Variant, Game] = {game.variant: game for game in (TAVLA, LONG_NARDY)}
 """Every game, by its variant (its name)."""
+_BY_NAME: dict[str, Game] = {game.variant.value: game for game in GAMES.values()}
 
 
 def find_game(name: Variant | str) -> Game:
@@ -34,5 +35,5 @@ def game_of(what: Variant | str | Position | Game) -> Game:
     if isinstance(what, Game):
         return what
     if isinstance(what, Position):
-        return find_game(what.variant)
+        return _BY_NAME[what.variant]  # the hot path: every legal_plays and resolve_play
     return find_game(what)

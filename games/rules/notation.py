@@ -47,7 +47,7 @@ _TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
 def parse_moves(text: str) -> list[CheckerMove]:
     """Read notation into moves, split at every written waypoint; raise InvalidNotation."""
     if not isinstance(text, str):
-        raise InvalidNotation("a play is written as text, like 24/18 13/10")
+        raise InvalidNotation.because("play_as_text")
     moves: list[CheckerMove] = []
     for token in text.lower().replace(",", " ").split():
         match = _TOKEN.match(token)
@@ -55,18 +55,16 @@ def parse_moves(text: str) -> list[CheckerMove]:
             raise InvalidNotation.because("unreadable_move", token=repr(token))
         chain, times = match.group(1), int(match.group(2) or 1)
         if not 1 <= times <= 4:
-            raise InvalidNotation(f"{token!r}: a move can be repeated 1 to 4 times")
+            raise InvalidNotation.because("repeat_count", token=repr(token))
         points = [_point(p) for p in chain.split("/")]
         for _ in range(times):
             for (frm, _), (to, hit) in pairwise(points):
                 if frm == OFF:
-                    raise InvalidNotation(f"{token!r}: a checker that is off cannot move")
+                    raise InvalidNotation.because("off_cannot_move", token=repr(token))
                 if to == BAR:
-                    raise InvalidNotation(f"{token!r}: a checker cannot move to the bar")
+                    raise InvalidNotation.because("no_move_to_bar", token=repr(token))
                 if to >= frm:
-                    raise InvalidNotation(
-                        f"{token!r}: checkers move from higher points to lower ones"
-                    )
+                    raise InvalidNotation.because("move_downwards", token=repr(token))
                 moves.append(CheckerMove(frm, to, hit))
     return moves
 
@@ -80,13 +78,10 @@ def moves_from_pairs(pairs: Iterable[object]) -> list[CheckerMove]:
             or len(pair) != 2
             or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)
         ):
-            raise InvalidNotation("each step is a pair [from, to] of point numbers")
+            raise InvalidNotation.because("step_pair")
         frm, to = pair
         if not (0 < frm <= BAR and 0 <= to < BAR and to < frm):
-            raise InvalidNotation(
-                f"[{frm}, {to}] is not a step: points run 1-24, 25 is the bar, 0 is off,"
-                " and checkers move from higher points to lower ones"
-            )
+            raise InvalidNotation.because("not_a_step", **{"from": frm, "to": to})
         moves.append(CheckerMove(frm, to))
     return moves
 
