@@ -47,6 +47,6 @@ class Player(ABC):
         return True
 
     def legal(self, position: Position, dice: Dice, first_turn: bool = False) -> list[Play]:
-        """The legal plays, for subclasses (the game is the position's: a NardyPosition is
+        """The legal plays, for subclasses (the game is the position's, games.game_of:
         long nardy)."""
         return legal_plays(position, dice, first_turn=first_turn)

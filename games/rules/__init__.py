@@ -1,6 +1,8 @@
 """The rules of tavla (backgammon) and long nardy, pure Python: nothing here imports Django.
 
-This module is the public face of the rules engine: code outside `games.rules` imports only
+Each game is a `Game` found by name (`GAMES`, `find_game`: variant.py, tavla.py, nardy.py,
+games.py); every difference between the games is asked of it. This module is the public
+face of the rules engine: code outside `games.rules` imports only
 the names in `__all__` from here (tests/rules/test_facade.py checks games.bots, and matches
 once it has switched). The submodules are the engine's insides and may change.
 docs/rules.md describes it.
@@ -8,9 +10,11 @@ docs/rules.md describes it.
 
 from __future__ import annotations
 
+from .board import Play, Step, apply_steps, board_array
 from .clock import SITE_CLOCK, Clock, ClockSettings, LagTracker
 from .dice import ALL_ROLLS, Dice
 from .errors import (
+    REFUSALS,
     IllegalAction,
     IllegalPlay,
     InvalidDice,
@@ -29,6 +33,7 @@ from .game import (
     TAVLA,
     Game,
     Variant,
+    find_game,
     flipped_array,
     game_of,
     kind_of_win,
@@ -72,6 +77,7 @@ from .match import (
     Take,
     apply,
     check_turn,
+    game_over,
     play_for,
     replay,
 )
@@ -79,7 +85,6 @@ from .matfile import MatFile, export_mat, mat_actions, parse_mat
 from .nardy import NardyPosition
 from .notation import CheckerMove, format_play, moves_from_pairs, parse_moves
 from .perft import perft
-from .plays import Play, Step, apply_steps, board_array
 from .position import BAR, CHECKERS, OFF, POINTS, Position
 from .scoring import GameKind, game_points, has_won
 
@@ -93,6 +98,7 @@ __all__ = [
     "MAX_MATCH_LENGTH",
     "OFF",
     "POINTS",
+    "REFUSALS",
     "SITE_CLOCK",
     "TAVLA",
     "Abort",
@@ -144,9 +150,11 @@ __all__ = [
     "board_array",
     "check_turn",
     "export_mat",
+    "find_game",
     "flipped_array",
     "format_play",
     "game_of",
+    "game_over",
     "game_points",
     "gnubg_board",
     "has_won",

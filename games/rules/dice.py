@@ -19,13 +19,13 @@ class Dice:
         if not (
             type(self.high) is int and type(self.low) is int and 1 <= self.low <= self.high <= 6
         ):
-            raise InvalidDice(f"dice show 1 to 6, larger first, not {self.high!r}-{self.low!r}")
+            raise InvalidDice.because("dice_range", high=repr(self.high), low=repr(self.low))
 
     @classmethod
     def of(cls, a: int, b: int) -> Dice:
         for die in (a, b):
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise InvalidDice(f"a die shows 1 to 6, not {die!r}")
+                raise InvalidDice.because("die_range", die=repr(die))
         return cls(max(a, b), min(a, b))
 
     @classmethod
@@ -33,13 +33,13 @@ class Dice:
         """Accept "31", "3-1", "3 1" or a pair [3, 1]."""
         if isinstance(value, (list, tuple)):
             if len(value) != 2:
-                raise InvalidDice("a roll is two dice")
+                raise InvalidDice.because("two_dice")
             return cls.of(value[0], value[1])
         if isinstance(value, str):
             digits = [c for c in value if not c.isspace() and c not in "-,"]
             if len(digits) == 2 and all(c in "123456" for c in digits):
                 return cls.of(int(digits[0]), int(digits[1]))
-        raise InvalidDice(f"cannot read dice from {value!r}; write them like 31 or [3, 1]")
+        raise InvalidDice.because("unreadable_dice", value=repr(value))
 
     @property
     def is_double(self) -> bool:

@@ -1,15 +1,155 @@
 """Typed errors of the rules engine.
 
-Each carries a stable `code` for APIs and a message a player understands.
+Each carries a stable `code` for APIs (its class) and a message a player understands. A
+refusal a player meets also carries its `reason` (a stable code of `REFUSALS`) and the values
+it names (`params`: point, count, die, ...), so an API can say it in any language from the
+code and the values (matches/api/messages.py) without reading the English sentence.
 """
 
 from __future__ import annotations
 
+from typing import Self
+
+
+def gettext_noop(text: str) -> str:
+    """Marks a sentence for translation (GNU gettext's `makemessages` finds it by this name);
+    the rules themselves translate nothing (matches/api/messages.py does)."""
+    return text
+
+
+REFUSALS: dict[str, str] = {
+    # plays (validate.py)
+    "point_closed": gettext_noop(
+        "point %(point)s is closed by %(count)s of your opponent's checkers"
+    ),
+    "must_play_both": gettext_noop("you must play both dice: %(play)s is possible"),
+    "must_play_most": gettext_noop(
+        "you must play as many %(die)ss as possible (%(count)s): %(play)s is possible"
+    ),
+    "larger_die": gettext_noop(
+        "only one die can be played, so you must play the larger one (%(die)s): %(play)s"
+    ),
+    "not_legal": gettext_noop("that play is not legal with %(high)s-%(low)s; %(play)s is"),
+    "no_checker_on_bar": gettext_noop("you have no checker on the bar"),
+    "enter_first": gettext_noop(
+        "you have a checker on the bar: it must enter before any other checker moves"
+    ),
+    "bear_off_home": gettext_noop(
+        "you can bear off only when all your checkers are in your home board"
+    ),
+    "bear_off_higher": gettext_noop(
+        "a %(die)s bears off from point %(point)s only when no checker of yours is on a higher"
+        " point (you have one on %(top)s)"
+    ),
+    "no_checker_on_point": gettext_noop("you have no checker on point %(point)s"),
+    "no_such_step": gettext_noop("%(step)s is not a step any die you have left can make"),
+    "no_finish": gettext_noop("%(step)s leaves no way to finish a legal play: e.g. %(play)s"),
+    "no_die_moves": gettext_noop(
+        "no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s"
+    ),
+    "no_move_possible": gettext_noop("no move is possible with %(high)s-%(low)s: the turn passes"),
+    "which_blots": gettext_noop("say which blots you hit: %(options)s"),
+    "must_move": gettext_noop("you must move: %(high)s-%(low)s can be played, e.g. %(play)s"),
+    # notation and dice (notation.py, dice.py)
+    "no_such_point": gettext_noop("there is no point %(number)s: points run from 1 to 24"),
+    "unreadable_move": gettext_noop(
+        "cannot read %(token)s: write each move as from/to, like 24/18, bar/22* or 6/off"
+    ),
+    "unreadable_dice": gettext_noop(
+        "cannot read dice from %(value)s; write them like 31 or [3, 1]"
+    ),
+    "play_as_text": gettext_noop("a play is written as text, like 24/18 13/10"),
+    "repeat_count": gettext_noop("%(token)s: a move can be repeated 1 to 4 times"),
+    "off_cannot_move": gettext_noop("%(token)s: a checker that is off cannot move"),
+    "no_move_to_bar": gettext_noop("%(token)s: a checker cannot move to the bar"),
+    "move_downwards": gettext_noop("%(token)s: checkers move from higher points to lower ones"),
+    "step_pair": gettext_noop("each step is a pair [from, to] of point numbers"),
+    "not_a_step": gettext_noop(
+        "[%(from)s, %(to)s] is not a step: points run 1-24, 25 is the bar, 0 is off,"
+        " and checkers move from higher points to lower ones"
+    ),
+    "dice_range": gettext_noop("dice show 1 to 6, larger first, not %(high)s-%(low)s"),
+    "die_range": gettext_noop("a die shows 1 to 6, not %(die)s"),
+    "two_dice": gettext_noop("a roll is two dice"),
+    # the match (match.py)
+    "match_length": gettext_noop("a match is played to 1-%(max)s points, or 0 for money play"),
+    "backgammon_value": gettext_noop(
+        "a backgammon counts 3 points, or 2 where clubs count it as mars"
+    ),
+    "jacoby_money": gettext_noop("the Jacoby rule is for money play only"),
+    "match_over": gettext_noop("the match is over"),
+    "no_such_player": gettext_noop("there is no player %(player)s: players are 0 and 1"),
+    "resign_own_turn": gettext_noop("you may resign only on your own turn"),
+    "resign_value": gettext_noop("resign a single (1), gammon (2) or backgammon (3) game"),
+    "roll_first": gettext_noop("there is nothing to play now: roll first"),
+    "not_rolled": gettext_noop("there is nothing to play now: the dice are not rolled"),
+    "opening_over": gettext_noop("the opening roll is over"),
+    "not_your_turn": gettext_noop("it is not your turn to %(what)s"),
+    "nothing_to_answer": gettext_noop("there is nothing to %(what)s now"),
+    "only_opponent": gettext_noop("only your opponent can %(what)s"),
+    "opening_first": gettext_noop("the game has not started: the opening roll comes first"),
+    "phase_roll": gettext_noop("you cannot %(what)s now: roll the dice first"),
+    "phase_play": gettext_noop("you cannot %(what)s now: you have rolled, play your dice"),
+    "phase_doubled": gettext_noop("you cannot %(what)s now: the double must be taken or dropped"),
+    "phase_resigning": gettext_noop(
+        "you cannot %(what)s now: the resignation must be accepted or rejected"
+    ),
+    "no_cube": gettext_noop("this match is played without the doubling cube"),
+    # long nardy (its game in nardy.py; match.py)
+    "nardy_no_cube": gettext_noop("long nardy is played without the doubling cube"),
+    "nardy_no_jacoby": gettext_noop("long nardy has no Jacoby rule (no cube)"),
+    "nardy_resign_value": gettext_noop("resign an oyn (1) or a mars (2)"),
+    "nardy_no_bar": gettext_noop("long nardy has no bar"),
+    "nardy_point_held": gettext_noop(
+        "point %(to)s is held by your opponent: in long nardy one checker closes it"
+    ),
+    "nardy_head": gettext_noop(
+        "only one checker may leave the head (24) in a turn; two only on your first turn of a"
+        " game with 6-6, 4-4 or 3-3"
+    ),
+    "nardy_wall_example": gettext_noop(
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them; %(play)s is legal"
+    ),
+    "nardy_wall": gettext_noop(
+        "that play leaves six of your points in a row with none of your opponent's checkers"
+        " past them"
+    ),
+    # the cube (match.py)
+    "crawford_no_double": gettext_noop("no doubling in the Crawford game"),
+    "double_own_turn": gettext_noop("you may double only on your own turn"),
+    "double_before_roll": gettext_noop("you may double only before you roll"),
+    "cube_at_max": gettext_noop("the cube is at its maximum of %(max)s"),
+    "cube_owner": gettext_noop("only the player who owns the cube may redouble"),
+}
+"""Every reason a player is refused, by its stable code: the English sentence with the values
+it names. The codes are the API's `detail.rule`; never rename one."""
+
 
 class RulesError(ValueError):
-    """Base class: something the rules do not allow or cannot read."""
+    """Base class: something the rules do not allow or cannot read.
+
+    `reason` (a key of `REFUSALS`, or None for a sentence of its own) and `params` (the values
+    the sentence names) say the refusal as data; `str(error)` is the English sentence.
+    """
 
     code = "rules_error"
+    reason: str | None = None
+    params: dict[str, object]
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.params = {}
+
+    @classmethod
+    def because(cls, reason: str, /, *args: object, **params: object) -> Self:
+        """The error for a reason of `REFUSALS` with its values (`args`: the class's own
+        leading arguments, e.g. InvalidSettings' field). A value whose name is a keyword
+        (`from`) is given as `**{"from": ...}`."""
+        error = cls(*args, REFUSALS[reason] % params)
+        error.reason = reason
+        error.params = params
+        return error
 
 
 class InvalidPosition(RulesError):

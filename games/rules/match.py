@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from .board import Play, Step, apply_steps
 from .dice import Dice
 from .errors import (
     IllegalAction,
@@ -26,12 +27,12 @@ from .errors import (
     NotYourTurn,
     RulesError,
 )
-from .game import LONG_NARDY, TAVLA, Game, Variant, game_of
+from .games import GAMES, TAVLA, find_game
 from .gnubgid import GameState, MatchId, match_id, position_id
-from .plays import Play, Step, apply_steps
 from .position import Position
 from .scoring import GameKind, game_points, has_won
 from .validate import resolve_play
+from .variant import Game, Variant
 
 MAX_CUBE = 64
 """The doubling cube's highest value."""
@@ -85,43 +86,38 @@ class MatchSettings:
         if self.game in tuple(Variant) and not isinstance(self.game, Variant):
             object.__setattr__(self, "game", Variant(self.game))
         if self.next_game_starter is None:
-            winner = self.game == Variant.LONG_NARDY
+            winner = self.game in tuple(Variant) and find_game(self.game).winner_starts_next_game
             object.__setattr__(
                 self, "next_game_starter", Starter.WINNER if winner else Starter.OPENING_ROLL
             )
 
     @property
     def rules(self) -> Game:
-        """The game's rules (TAVLA or LONG_NARDY)."""
-        return LONG_NARDY if self.game == Variant.LONG_NARDY else TAVLA
+        """The game's rules (games.GAMES: TAVLA or LONG_NARDY; `check` refuses another)."""
+        return GAMES.get(self.game, TAVLA)
 
     def check(self) -> None:
         """Raise InvalidSettings (naming the field) unless these settings are allowed."""
-        game_of(self.game)  # InvalidSettings("game", ...) for an unknown game
+        game = find_game(self.game)  # InvalidSettings("game", ...) for an unknown game
         if self.next_game_starter not in tuple(Starter):
             raise InvalidSettings(
                 "next_game_starter", "the next game starts with an opening roll or the winner"
             )
-        if self.game == Variant.LONG_NARDY:
+        if not game.has_cube:
             if self.cube:
-                raise InvalidSettings("cube", "long nardy is played without the doubling cube")
+                raise InvalidSettings.because(game.no_cube_reason, "cube")
             if self.jacoby:
-                raise InvalidSettings("jacoby", "long nardy has no Jacoby rule (no cube)")
+                raise InvalidSettings.because("nardy_no_jacoby", "jacoby")
         if (
             not isinstance(self.length, int)
             or isinstance(self.length, bool)
             or not 0 <= self.length <= MAX_MATCH_LENGTH
         ):
-            raise InvalidSettings(
-                "length", f"a match is played to 1-{MAX_MATCH_LENGTH} points, or 0 for money play"
-            )
+            raise InvalidSettings.because("match_length", "length", max=MAX_MATCH_LENGTH)
         if self.backgammon_value not in (2, 3):
-            raise InvalidSettings(
-                "backgammon_value",
-                "a backgammon counts 3 points, or 2 where clubs count it as mars",
-            )
+            raise InvalidSettings.because("backgammon_value", "backgammon_value")
         if self.jacoby and self.length:
-            raise InvalidSettings("jacoby", "the Jacoby rule is for money play only")
+            raise InvalidSettings.because("jacoby_money", "jacoby")
 
     @property
     def is_money(self) -> bool:
@@ -350,7 +346,7 @@ class MatchState:
         - lost on time, forfeited or aborted (not gnubg's): "over", whoever was on turn.
         """
         s = self.settings
-        if not self.game.has_bar:
+        if not self.game.has_gnubg_ids:
             raise InvalidId("gnubg has no long nardy: there is no Position ID or Match ID")
         resignation = 0
         dice = self.dice
@@ -421,10 +417,10 @@ def apply(state: MatchState, action: Action, *, check: bool = True) -> MatchStat
     refused either way: an action after the match is over, or a player other than 0 and 1.
     """
     if state.phase == Phase.OVER:
-        raise IllegalAction("the match is over")
+        raise IllegalAction.because("match_over")
     player = getattr(action, "player", 0)
     if player not in (0, 1):
-        raise IllegalAction(f"there is no player {player!r}: players are 0 and 1")
+        raise IllegalAction.because("no_such_player", player=repr(player))
     after = judge(state, action) if check else None
     return _apply_fact(state, action, after)
 
@@ -438,34 +434,34 @@ def judge(state: MatchState, action: Action) -> Position | None:
     match action:
         case OpeningRoll():
             if state.phase != Phase.OPENING:
-                raise IllegalAction("the opening roll is over")
+                raise IllegalAction.because("opening_over")
             Dice.of(action.die0, action.die1)
         case Roll():
             check_turn(state, Phase.ROLL, action.player, "roll")
         case Move():
             check_turn(state, Phase.PLAY, action.player, "move")
             if state.dice is None:  # pragma: no cover - PLAY always has dice
-                raise IllegalAction("there is nothing to play now: roll first")
+                raise IllegalAction.because("roll_first")
             view = state.position_for(action.player)
             steps: list[object] = [[s.frm, s.to] for s in action.steps]
             first = state.first_turn[action.player]
             return resolve_play(view, state.dice, steps, first_turn=first).result
         case Double():
             if not state.game.has_cube:
-                raise NoCube(_why_no_double(state, action.player))
+                raise NoCube.because(_why_no_double(state, action.player))
             if not state.may_double(action.player):
-                raise IllegalAction(_why_no_double(state, action.player))
+                raise IllegalAction.because(
+                    _why_no_double(state, action.player), **_cube_values(state)
+                )
         case Take():
             _expect_answer(state, Phase.DOUBLED, action.player, "take")
         case Drop():
             _expect_answer(state, Phase.DOUBLED, action.player, "drop")
         case Resign():
             if state.phase not in (Phase.ROLL, Phase.PLAY) or state.turn != action.player:
-                raise IllegalAction("you may resign only on your own turn")
+                raise IllegalAction.because("resign_own_turn")
             if action.value not in state.game.resign_values:
-                if state.game.has_backgammons:
-                    raise IllegalAction("resign a single (1), gammon (2) or backgammon (3) game")
-                raise IllegalAction("resign an oyn (1) or a mars (2)")
+                raise IllegalAction.because(state.game.resign_reason)
         case AcceptResign():
             _expect_answer(state, Phase.RESIGNING, action.player, "accept the resignation")
         case RejectResign():
@@ -534,7 +530,7 @@ def replay(settings: MatchSettings, actions: list[Action]) -> MatchState:
 def play_for(state: MatchState, play: str | list[object]) -> Play:
     """Resolve a player's play (notation or [[from, to], ...]) into the legal play it means."""
     if state.phase != Phase.PLAY or state.dice is None or state.turn is None:
-        raise IllegalAction("there is nothing to play now: roll first")
+        raise IllegalAction.because("roll_first")
     first = state.first_turn[state.turn]
     return resolve_play(state.position_for(state.turn), state.dice, play, first_turn=first)
 
@@ -576,6 +572,25 @@ def _over(state: MatchState, winner: int | None, how: EndedBy) -> MatchState:
     )
 
 
+def game_over(state: MatchState, result: GameResult, board: Position | None = None) -> MatchState:
+    """The state a game's end leaves, as the match ends with it (and as gnubg shows a game just
+    over): `state` (before the ending action) with the game's last `board`, its `result`
+    scored, phase OVER and what gnubg's Match ID keeps aside (who was on turn, the dice, the
+    resignation). Also for a game that did not end the match, shown before the next game is
+    set up (the admin's review)."""
+    score = list(state.score)
+    score[result.winner] += result.points
+    ended = replace(
+        state,
+        board=state.board if board is None else board,
+        score=(score[0], score[1]),
+        games=(*state.games, result),
+        resumed_phase=None,
+        resign_rejected=False,
+    )
+    return replace(_over(ended, result.winner, result.ended_by), resign_value=0)
+
+
 def _end_game(
     state: MatchState, winner: int, points: int, kind: GameKind, how: EndedBy
 ) -> MatchState:
@@ -583,16 +598,17 @@ def _end_game(
     score = list(state.score)
     score[winner] += points
     s = state.settings
+    if s.length and score[winner] >= s.length:
+        return game_over(state, result)
     ended = replace(
         state,
         score=(score[0], score[1]),
         games=(*state.games, result),
         resumed_phase=None,
         resign_rejected=False,
+        resign_value=0,
+        dice=None,
     )
-    if s.length and score[winner] >= s.length:
-        return replace(_over(ended, winner, how), resign_value=0)
-    ended = replace(ended, resign_value=0, dice=None)
     crawford_game = _next_game_is_crawford(state, score)
     starter = s.next_game_starter == Starter.WINNER
     return replace(
@@ -642,47 +658,54 @@ def check_turn(state: MatchState, phase: Phase, player: int, what: str) -> None:
     if state.phase == phase and state.turn == player:
         return
     if state.phase == Phase.OVER:
-        raise IllegalAction("the match is over")
+        raise IllegalAction.because("match_over")
     if state.turn is not None and (
         state.phase == phase or player not in (state.turn, state.to_act)
     ):
-        raise NotYourTurn(f"it is not your turn to {what}")
-    raise IllegalAction(_phase_problem(state, what))
+        raise NotYourTurn.because("not_your_turn", what=what)
+    reason = _phase_problem(state)
+    raise IllegalAction.because(reason, **({"what": what} if reason.startswith("phase_") else {}))
 
 
 def _expect_answer(state: MatchState, phase: Phase, player: int, what: str) -> None:
     if state.phase != phase:
-        raise IllegalAction(f"there is nothing to {what} now")
+        raise IllegalAction.because("nothing_to_answer", what=what)
     if player == state.turn:
-        raise IllegalAction(f"only your opponent can {what}")
+        raise IllegalAction.because("only_opponent", what=what)
 
 
-def _phase_problem(state: MatchState, what: str) -> str:
+def _phase_problem(state: MatchState) -> str:
+    """The reason (errors.REFUSALS) why nothing but the phase's own action fits now."""
     return {
-        Phase.OPENING: "the game has not started: the opening roll comes first",
-        Phase.ROLL: f"you cannot {what} now: roll the dice first",
-        Phase.PLAY: f"you cannot {what} now: you have rolled, play your dice",
-        Phase.DOUBLED: f"you cannot {what} now: the double must be taken or dropped",
-        Phase.RESIGNING: f"you cannot {what} now: the resignation must be accepted or rejected",
-        Phase.OVER: "the match is over",
+        Phase.OPENING: "opening_first",
+        Phase.ROLL: "phase_roll",
+        Phase.PLAY: "phase_play",
+        Phase.DOUBLED: "phase_doubled",
+        Phase.RESIGNING: "phase_resigning",
+        Phase.OVER: "match_over",
     }[state.phase]
 
 
 def _why_no_double(state: MatchState, player: int) -> str:
+    """The reason (errors.REFUSALS) why `player` may not double now."""
     s = state.settings
     if not state.game.has_cube:
-        return "long nardy is played without the doubling cube"
+        return state.game.no_cube_reason
     if not s.cube:
-        return "this match is played without the doubling cube"
+        return "no_cube"
     if state.crawford_game:
-        return "no doubling in the Crawford game"
+        return "crawford_no_double"
     if state.turn != player:
-        return "you may double only on your own turn"
+        return "double_own_turn"
     if state.phase != Phase.ROLL:
-        return "you may double only before you roll"
+        return "double_before_roll"
     if state.cube >= MAX_CUBE:
-        return f"the cube is at its maximum of {MAX_CUBE}"
-    return "only the player who owns the cube may redouble"
+        return "cube_at_max"
+    return "cube_owner"
+
+
+def _cube_values(state: MatchState) -> dict[str, object]:
+    return {"max": MAX_CUBE} if state.cube >= MAX_CUBE else {}
 
 
 __all__ = [
@@ -707,6 +730,7 @@ __all__ = [
     "Take",
     "apply",
     "check_turn",
+    "game_over",
     "play_for",
     "replay",
 ]

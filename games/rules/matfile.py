@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .board import Step
 from .dice import Dice
 from .errors import InvalidMatchFile, RulesError
 from .match import (
@@ -30,7 +31,6 @@ from .match import (
     apply,
     play_for,
 )
-from .plays import Step
 
 RIGHT_COLUMN = 33  # where the right player's entries start on a row
 LEFT_ENDS = 20  # an entry that starts before this column is the left player's

@@ -1,9 +1,9 @@
-"""Long nardy: its position and its legal plays (RULES-LONG-NARDY.md).
+"""Long nardy: its position, its legal plays and its game (RULES-LONG-NARDY.md).
 
 What long nardy shares with tavla comes from there: the dice, the array form of a position
 and its step generator (`plays.die_steps` with "any opposing checker closes a point", which
-holds the bear-off rules), the Step and Play values, notation, scoring. What is its own is
-here, in one place:
+holds the bear-off rules), the Step and Play values (board.py), notation, scoring. What is
+its own is here, in one place (its `Game` is `LongNardy`, at the end):
 
 - numbering: both players move the same way round. The opponent's point q (his numbering)
   is the mover's point ((q + 11) mod 24) + 1: his head (24) is the mover's 12, his home
@@ -25,11 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from .dice import Dice
-from .errors import InvalidPosition
-from .plays import (
+from .board import (
     STEP,
     Board,
     Found,
@@ -39,7 +37,11 @@ from .plays import (
     die_steps,
     plays_of,
 )
+from .dice import Dice
+from .errors import IllegalPlay, InvalidPosition
 from .position import CHECKERS, POINTS, Position, _ints
+from .scoring import GameKind
+from .variant import Game, Variant
 
 HEAD = 24
 """The mover's head: where his 15 checkers start."""
@@ -73,6 +75,8 @@ _FLIP = tuple(my_point(q) for q in range(1, 25))  # _FLIP[q - 1]: my point for h
 class NardyPosition(Position):
     """A long nardy position from the side of the player on roll: 24 points and off
     (mover, opponent); `bar` is always (0, 0). JSON: `{"board": [24 ints], "off": [2]}`."""
+
+    variant: ClassVar[str] = "long-nardy"
 
     @classmethod
     def starting(cls) -> NardyPosition:
@@ -356,13 +360,79 @@ def _double(
     return best
 
 
-def legal_plays(position: NardyPosition, dice: Dice, first_turn: bool = False) -> list[Play]:
-    """Every distinct legal play, one per resulting position, sorted by board (the oracle's
-    order). `first_turn`: the player's first turn of this game (the head exception)."""
-    b = [0, *position.board, 0]
-    return plays_of(search(b, dice.high, dice.low, first_turn), position)
-
-
 def flip_array(b: Sequence[int]) -> list[int]:
     """The array form from the other player's side."""
     return [0, *(-b[point] for point in _FLIP), 0]
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+class LongNardy(Game):
+    """Long nardy's rules (the instance: games.LONG_NARDY)."""
+
+    variant = Variant.LONG_NARDY
+    title = "long nardy"
+    position_class = NardyPosition
+    has_bar = False
+    heads = (HEAD, my_point(HEAD))
+    direction = "same"
+    closing_count = -CLOSED
+    head_rule = True
+    wall = WALL
+    has_cube = False
+    has_backgammons = False
+    has_gnubg_ids = False
+    plays_opening_dice = False
+    winner_starts_next_game = True
+    resign_values = (1, 2)
+    results = ("oyn", "mars")
+    resign_reason = "nardy_resign_value"
+    no_cube_reason = "nardy_no_cube"
+
+    def legal_plays(
+        self, position: Position, dice: Dice, *, first_turn: bool = False
+    ) -> list[Play]:
+        if position.variant != self.variant:  # a plain Position's board: played as long nardy
+            position = NardyPosition(position.board, position.bar, position.off)
+        return plays_of(search([0, *position.board, 0], dice.high, dice.low, first_turn), position)
+
+    def successor_arrays(
+        self, array: Sequence[int], high: int, low: int, *, first_turn: bool = False
+    ) -> list[Key]:
+        return list(search(list(array), high, low, first_turn))
+
+    def flipped_array(self, array: Sequence[int]) -> list[int]:
+        return flip_array(array)
+
+    def kind_of_win(self, winner_view: Position) -> GameKind:
+        """Oyn (1 point), or mars (2) when the loser has borne off none."""
+        return GameKind.SINGLE if winner_view.off[1] > 0 else GameKind.GAMMON
+
+    def their_point(self, point: int) -> int:
+        return their_point(point)
+
+    def my_point(self, theirs: int) -> int:
+        return my_point(theirs)
+
+    def point_closed(self, point: int, count: int) -> IllegalPlay:
+        return IllegalPlay.because("nardy_point_held", to=point)
+
+    def no_bar(self) -> IllegalPlay:
+        return IllegalPlay.because("nardy_no_bar")
+
+    def refuse_play(
+        self,
+        after: Board,
+        from_head: int,
+        dice: Dice,
+        first_turn: bool,
+        legal: list[Play],
+    ) -> IllegalPlay | None:
+        if from_head > head_limit(dice.high, dice.low, first_turn):
+            return IllegalPlay.because("nardy_head")
+        if forbidden_wall(after):
+            if legal:
+                return IllegalPlay.because("nardy_wall_example", play=legal[0].notation)
+            return IllegalPlay.because("nardy_wall")
+        return None

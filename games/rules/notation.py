@@ -11,13 +11,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import InvalidNotation
 from .position import BAR, OFF
 
-if TYPE_CHECKING:
-    from .plays import Step
+
+class _Step(Protocol):
+    """What notation needs of a step (board.Step): below the values, notation knows none."""
+
+    @property
+    def frm(self) -> int: ...
+    @property
+    def to(self) -> int: ...
+    @property
+    def hit(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,28 +47,24 @@ _TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
 def parse_moves(text: str) -> list[CheckerMove]:
     """Read notation into moves, split at every written waypoint; raise InvalidNotation."""
     if not isinstance(text, str):
-        raise InvalidNotation("a play is written as text, like 24/18 13/10")
+        raise InvalidNotation.because("play_as_text")
     moves: list[CheckerMove] = []
     for token in text.lower().replace(",", " ").split():
         match = _TOKEN.match(token)
         if not match:
-            raise InvalidNotation(
-                f"cannot read {token!r}: write each move as from/to, like 24/18, bar/22* or 6/off"
-            )
+            raise InvalidNotation.because("unreadable_move", token=repr(token))
         chain, times = match.group(1), int(match.group(2) or 1)
         if not 1 <= times <= 4:
-            raise InvalidNotation(f"{token!r}: a move can be repeated 1 to 4 times")
+            raise InvalidNotation.because("repeat_count", token=repr(token))
         points = [_point(p) for p in chain.split("/")]
         for _ in range(times):
             for (frm, _), (to, hit) in pairwise(points):
                 if frm == OFF:
-                    raise InvalidNotation(f"{token!r}: a checker that is off cannot move")
+                    raise InvalidNotation.because("off_cannot_move", token=repr(token))
                 if to == BAR:
-                    raise InvalidNotation(f"{token!r}: a checker cannot move to the bar")
+                    raise InvalidNotation.because("no_move_to_bar", token=repr(token))
                 if to >= frm:
-                    raise InvalidNotation(
-                        f"{token!r}: checkers move from higher points to lower ones"
-                    )
+                    raise InvalidNotation.because("move_downwards", token=repr(token))
                 moves.append(CheckerMove(frm, to, hit))
     return moves
 
@@ -74,13 +78,10 @@ def moves_from_pairs(pairs: Iterable[object]) -> list[CheckerMove]:
             or len(pair) != 2
             or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)
         ):
-            raise InvalidNotation("each step is a pair [from, to] of point numbers")
+            raise InvalidNotation.because("step_pair")
         frm, to = pair
         if not (0 < frm <= BAR and 0 <= to < BAR and to < frm):
-            raise InvalidNotation(
-                f"[{frm}, {to}] is not a step: points run 1-24, 25 is the bar, 0 is off,"
-                " and checkers move from higher points to lower ones"
-            )
+            raise InvalidNotation.because("not_a_step", **{"from": frm, "to": to})
         moves.append(CheckerMove(frm, to))
     return moves
 
@@ -94,11 +95,12 @@ def _point(text: str) -> tuple[int, bool]:
         return OFF, hit
     number = int(name)
     if not 0 <= number <= BAR:
-        raise InvalidNotation(f"there is no point {number}: points run from 1 to 24")
+        raise InvalidNotation.because("no_such_point", number=number)
     return number, hit
 
 
 def point_name(point: int) -> str:
+    """A point as notation writes it: "bar", "off" or its number."""
     if point == BAR:
         return "bar"
     if point == OFF:
@@ -106,7 +108,7 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-def format_play(steps: Iterable[Step]) -> str:
+def format_play(steps: Iterable[_Step]) -> str:
     """gnubg-style notation of a play's steps: one checker's steps joined, repeats as (n).
 
     A checker's waypoints are written only where it hit ("13/7*/5"); otherwise "24/13".
@@ -117,7 +119,7 @@ def format_play(steps: Iterable[Step]) -> str:
 
 
 @lru_cache(maxsize=1 << 15)
-def _format_play(steps: tuple[Step, ...]) -> str:
+def _format_play(steps: tuple[_Step, ...]) -> str:
     # Like gnubg: steps in descending order, each joined to the first checker that ended on
     # its starting point, chains kept in that order.
     chains: list[list[tuple[int, bool]]] = []

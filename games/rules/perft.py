@@ -12,52 +12,28 @@ players' first turns are the first two levels: 22 / 484 / 35,387 / 2,411,418.
 
 from __future__ import annotations
 
+from .board import Board, Key, to_array
 from .dice import ALL_ROLLS
-from .game import LONG_NARDY, TAVLA, Game, game_of
-from .nardy import flip_array as nardy_flip
-from .nardy import search as nardy_search
-from .plays import Board, Key, flip_array, search, to_array
+from .games import TAVLA, game_of
 from .position import Position
+from .variant import Game
 
 
 def perft(depth: int, position: Position | None = None, *, game: Game | None = None) -> int:
     """Leaves at `depth` below `position` (the game's starting position by default).
 
-    The game is the position's, or `game` (tavla by default). In long nardy the first two
-    levels below the starting position are both players' first turns (the head exception).
+    The game is the position's, or `game` (tavla by default). In a game with the head rule
+    (long nardy) the first two levels below the starting position are both players' first
+    turns (the head exception).
     """
     game = game or (game_of(position) if position is not None else TAVLA)
     start = position if position is not None else game.starting()
-    if game is LONG_NARDY:
-        first_turns = 2 if start == game.starting() else 0
-        return _count_nardy(to_array(start), depth, first_turns, {})
-    return _count(to_array(start), depth, {})
+    first_turns = 2 if game.head_rule and start == game.starting() else 0
+    return _count(game, to_array(start), depth, first_turns, {})
 
 
-def _count(b: Board, depth: int, memo: dict[tuple[Key, int], int]) -> int:
-    if depth == 0:
-        return 1
-    key = (tuple(b), depth)
-    cached = memo.get(key)
-    if cached is not None:
-        return cached
-    total = 0
-    for dice in ALL_ROLLS:
-        found = search(b, dice.high, dice.low)
-        if depth == 1:
-            total += len(found) or 1
-            continue
-        if not found:
-            total += _count(flip_array(b), depth - 1, memo)
-            continue
-        for result in found:
-            total += _count(flip_array(list(result)), depth - 1, memo)
-    memo[key] = total
-    return total
-
-
-def _count_nardy(
-    b: Board, depth: int, first_turns: int, memo: dict[tuple[Key, int, int], int]
+def _count(
+    game: Game, b: Board, depth: int, first_turns: int, memo: dict[tuple[Key, int, int], int]
 ) -> int:
     """`first_turns`: how many of the next levels are a player's first turn (2, 1 or 0)."""
     if depth == 0:
@@ -68,18 +44,20 @@ def _count_nardy(
         return cached
     first = first_turns > 0
     later = max(first_turns - 1, 0)
+    successors = game.successor_arrays
+    flip = game.flipped_array
     total = 0
     for dice in ALL_ROLLS:
-        found = nardy_search(b, dice.high, dice.low, first)
+        found = successors(b, dice.high, dice.low, first_turn=first)
         if depth == 1:
             total += len(found) or 1
             continue
         if not found:
-            total += _count_nardy(nardy_flip(b), depth - 1, later, memo)
+            total += _count(game, flip(b), depth - 1, later, memo)
             continue
         for result in found:
             if any(n > 0 for n in result):
-                total += _count_nardy(nardy_flip(result), depth - 1, later, memo)
+                total += _count(game, flip(result), depth - 1, later, memo)
             else:  # the mover bore off his last checker: the game is over
                 total += 1
     memo[key] = total

@@ -9,7 +9,7 @@ positions travel to and from JSON unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from .errors import InvalidPosition
 
@@ -24,6 +24,9 @@ _START = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 
 @dataclass(frozen=True, slots=True)
 class Position:
     """Checkers on points, bar and off, from the side of the player on roll."""
+
+    variant: ClassVar[str] = "tavla"
+    """The game the position is of (games.find_game finds it): each game's own class."""
 
     board: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)

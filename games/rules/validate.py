@@ -1,6 +1,8 @@
-"""Checking a submitted play and saying, in a player's words, what is wrong with it.
+"""Checking a submitted play and saying, as a typed refusal, what is wrong with it.
 
-For tavla and long nardy alike: the game is the position's (a NardyPosition is long nardy).
+For every game alike: the game is the position's (`games.game_of`), and what differs (the
+points a checker may land on, the bar, the head and the wall) is asked of it. Each refusal is
+an IllegalPlay with its reason and values (errors.REFUSALS).
 """
 
 from __future__ import annotations
@@ -8,36 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
+from .board import Board, Key, Play, Step, apply_step, can_finish, die_steps, to_array, undo_step
 from .dice import Dice
 from .errors import IllegalPlay
-from .nardy import HEAD, NardyPosition, forbidden_wall, head_limit
-from .nardy import legal_plays as nardy_plays
+from .games import game_of
 from .notation import CheckerMove, moves_from_pairs, parse_moves, point_name
-from .plays import (
-    Board,
-    Key,
-    Play,
-    Step,
-    apply_step,
-    can_finish,
-    die_steps,
-    legal_plays,
-    to_array,
-    undo_step,
-)
 from .position import BAR, OFF, Position
+from .variant import Game
 
-
-def plays_for(position: Position, dice: Dice, first_turn: bool = False) -> list[Play]:
-    """The legal plays in the position's game (`first_turn` matters in long nardy only)."""
-    if isinstance(position, NardyPosition):
-        return nardy_plays(position, dice, first_turn)
-    return legal_plays(position, dice)
-
-
-def _closed(position: Position) -> int:
-    """The step generator's landing threshold of the position's game."""
-    return -1 if isinstance(position, NardyPosition) else -2
+_NO_ROUTE = IllegalPlay("these dice do not carry the checker there")
+"""A marker: this order of dice does not fit the move (never raised)."""
 
 
 def resolve_play(
@@ -50,16 +32,15 @@ def resolve_play(
     reason, for a play the rules forbid. `first_turn`: the player's first turn of a long
     nardy game (two checkers may leave the head with 6-6, 4-4 or 3-3).
     """
+    game = game_of(position)
     moves = parse_moves(play) if isinstance(play, str) else moves_from_pairs(play)
-    legal = plays_for(position, dice, first_turn)
+    legal = game.legal_plays(position, dice, first_turn=first_turn)
     if not moves:
         if not legal:
             return Play((), position)
-        raise IllegalPlay(
-            f"you must move: {dice.high}-{dice.low} can be played, e.g. {_example(legal)}"
-        )
+        raise IllegalPlay.because("must_move", high=dice.high, low=dice.low, play=_example(legal))
     if not legal:
-        raise IllegalPlay(f"no move is possible with {dice.high}-{dice.low}: the turn passes")
+        raise IllegalPlay.because("no_move_possible", high=dice.high, low=dice.low)
     target_mine, target_full = _target(position, moves)
     for p in legal:  # the usual case, and the cheapest test: the very position
         if p.result == target_full:
@@ -70,8 +51,8 @@ def resolve_play(
         return matches[0]
     if matches:
         options = " or ".join(p.notation for p in matches)
-        raise IllegalPlay(f"say which blots you hit: {options}")
-    raise IllegalPlay(explain(position, dice, moves, legal, first_turn=first_turn))
+        raise IllegalPlay.because("which_blots", options=options)
+    raise explain(position, dice, moves, legal, first_turn=first_turn)
 
 
 def _mine(position: Position) -> tuple[int, ...]:
@@ -89,7 +70,7 @@ def _target(position: Position, moves: list[CheckerMove]) -> tuple[tuple[int, ..
     theirs = [max(-n, 0) for n in b]  # theirs[0] is the opponent's bar
     for move in moves:
         if mine[move.frm] <= 0:
-            raise IllegalPlay(_no_checker(move.frm))
+            raise _no_checker(move.frm)
         mine[move.frm] -= 1
         if move.to != OFF:
             mine[move.to] += 1
@@ -108,56 +89,49 @@ def explain(
     legal: list[Play],
     *,
     first_turn: bool = False,
-) -> str:
-    """Why a play that matches no legal play is illegal, as a sentence."""
+) -> IllegalPlay:
+    """Why a play that matches no legal play is illegal, as a refusal."""
+    game = game_of(position)
     b = to_array(position)
-    closed = _closed(position)
     dice_left = list(dice.steps)
-    used = heads = 0
+    used = from_head = 0
+    head = game.heads[0] if game.heads else None
     for move in moves:
-        route, problem = _route(b, move, dice_left, closed)
-        if route is None:
-            return problem
+        route = _route(b, move, dice_left, game)
+        if isinstance(route, IllegalPlay):
+            return route
         for frm, to, die in route:
             apply_step(b, frm, to)
             dice_left.remove(die)
             used += 1
-            heads += frm == HEAD
-    if isinstance(position, NardyPosition):
-        if heads > head_limit(dice.high, dice.low, first_turn):
-            return (
-                "only one checker may leave the head (24) in a turn; two only on your first"
-                " turn of a game with 6-6, 4-4 or 3-3"
-            )
-        if forbidden_wall(b):
-            return (
-                "that play leaves six of your points in a row with none of your opponent's"
-                " checkers past them" + (f"; {_example(legal)} is legal" if legal else "")
-            )
+            from_head += frm == head
+    refusal = game.refuse_play(b, from_head, dice, first_turn, legal)
+    if refusal is not None:
+        return refusal
     most = len(legal[0].steps)
     if used < most:
-        need = f"as many {dice.high}s as possible ({most})" if dice.is_double else "both dice"
-        return f"you must play {need}: {_example(legal)} is possible"
+        if dice.is_double:
+            return IllegalPlay.because(
+                "must_play_most", die=dice.high, count=most, play=_example(legal)
+            )
+        return IllegalPlay.because("must_play_both", play=_example(legal))
     if not dice.is_double and most == 1:
-        return (
-            f"only one die can be played, so you must play the larger one ({dice.high}):"
-            f" {_example(legal)}"
-        )
-    return f"that play is not legal with {dice.high}-{dice.low}; {_example(legal)} is"
+        return IllegalPlay.because("larger_die", die=dice.high, play=_example(legal))
+    return IllegalPlay.because("not_legal", high=dice.high, low=dice.low, play=_example(legal))
 
 
 def _route(
-    b: Board, move: CheckerMove, dice_left: list[int], closed: int = -2
-) -> tuple[list[tuple[int, int, int]] | None, str]:
-    """Single-die steps that carry one checker along `move`, or None and the reason."""
-    first_problem = ""
+    b: Board, move: CheckerMove, dice_left: list[int], game: Game
+) -> list[tuple[int, int, int]] | IllegalPlay:
+    """Single-die steps that carry one checker along `move`, or the refusal."""
+    first_problem: IllegalPlay | None = None
     for count in range(1, len(dice_left) + 1):
         for order in dict.fromkeys(permutations(dice_left, count)):
             if not _covers(move, order):
                 continue
             route: list[tuple[int, int, int]] = []
             at = move.frm
-            problem = ""
+            problem: IllegalPlay | None = None
             nb = list(b)
             for i, die in enumerate(order):
                 last = i == len(order) - 1
@@ -165,27 +139,26 @@ def _route(
                 if last and move.to == OFF and to < 0:
                     to = OFF
                 if to < 0 or (to == 0 and move.to != OFF) or (last and to != move.to):
-                    problem = "x"
+                    problem = _NO_ROUTE
                     break
                 if not last and to == OFF:
-                    problem = "x"
+                    problem = _NO_ROUTE
                     break
-                problem = _step_problem(nb, at, to, die, closed)
+                problem = _step_problem(nb, at, to, die, game)
                 if problem:
                     break
                 apply_step(nb, at, to)
                 route.append((at, to, die))
                 at = to
-            if not problem:
-                return route, ""
-            if problem != "x" and not first_problem:
+            if problem is None:
+                return route
+            if problem is not _NO_ROUTE and first_problem is None:
                 first_problem = problem
-    if first_problem:
-        return None, first_problem
+    if first_problem is not None:
+        return first_problem
     rolled = "-".join(str(d) for d in dice_left) or "nothing"
-    return None, (
-        f"no die you have left ({rolled}) moves a checker from {point_name(move.frm)}"
-        f" to {point_name(move.to)}"
+    return IllegalPlay.because(
+        "no_die_moves", dice=rolled, **{"from": point_name(move.frm), "to": point_name(move.to)}
     )
 
 
@@ -197,38 +170,33 @@ def _covers(move: CheckerMove, order: tuple[int, ...]) -> bool:
     return sum(order[:-1]) < move.frm <= sum(order)
 
 
-def _step_problem(b: Board, frm: int, to: int, die: int, closed: int = -2) -> str:
-    """The rule a single step breaks, or "" when it is allowed."""
-    if closed == -1 and frm == BAR:
-        return "long nardy has no bar"
+def _step_problem(b: Board, frm: int, to: int, die: int, game: Game) -> IllegalPlay | None:
+    """The refusal of the rule a single step breaks, or None when it is allowed."""
+    if frm == BAR and not game.has_bar:
+        return game.no_bar()
     if frm == BAR:
         if not b[BAR]:
-            return "you have no checker on the bar"
+            return IllegalPlay.because("no_checker_on_bar")
     elif b[BAR]:
-        return "you have a checker on the bar: it must enter before any other checker moves"
+        return IllegalPlay.because("enter_first")
     if b[frm] <= 0:
         return _no_checker(frm)
     if to == OFF:
         top = max(p for p in range(1, 26) if b[p] > 0)
         if top > 6:
-            return "you can bear off only when all your checkers are in your home board"
+            return IllegalPlay.because("bear_off_home")
         if die > frm and top > frm:
-            return (
-                f"a {die} bears off from point {frm} only when no checker of yours is on a"
-                f" higher point (you have one on {top})"
-            )
-        return ""
-    if b[to] <= closed:
-        if closed == -1:
-            return f"point {to} is held by your opponent: in long nardy one checker closes it"
-        return f"point {to} is closed by {-b[to]} of your opponent's checkers"
-    return ""
+            return IllegalPlay.because("bear_off_higher", die=die, point=frm, top=top)
+        return None
+    if b[to] <= -game.closing_count:
+        return game.point_closed(to, -b[to])
+    return None
 
 
-def _no_checker(point: int) -> str:
+def _no_checker(point: int) -> IllegalPlay:
     if point == BAR:
-        return "you have no checker on the bar"
-    return f"you have no checker on point {point}"
+        return IllegalPlay.because("no_checker_on_bar")
+    return IllegalPlay.because("no_checker_on_point", point=point)
 
 
 def _example(legal: list[Play]) -> str:
@@ -249,18 +217,19 @@ def walk_prefix(
     position: Position, dice: Dice, steps: list[Step], *, first_turn: bool = False
 ) -> Prefix:
     """Follow the steps a player has made so far; raise IllegalPlay if they lead nowhere legal."""
-    plays = plays_for(position, dice, first_turn)
-    closed = _closed(position)
+    game = game_of(position)
+    plays = game.legal_plays(position, dice, first_turn=first_turn)
+    closed = -game.closing_count
     legal = {tuple(to_array(p.result)) for p in plays}
     used = len(plays[0].steps) if plays else 0
     states: list[tuple[Board, list[int]]] = [(to_array(position), list(dice.steps))]
     for n, step in enumerate(steps):
         after: list[tuple[Board, list[int]]] = []
-        problem = ""
+        problem: IllegalPlay | None = None
         for b, dice_left in states:
             for die in set(dice_left):
                 if (step.frm, step.to) not in die_steps(b, die, closed):
-                    problem = problem or _step_problem(b, step.frm, step.to, die, closed)
+                    problem = problem or _step_problem(b, step.frm, step.to, die, game)
                     continue
                 nb = list(b)
                 apply_step(nb, step.frm, step.to)
@@ -269,11 +238,11 @@ def walk_prefix(
                 if can_finish(list(nb), rest, used - n - 1, legal, closed):
                     after.append((nb, rest))
                 else:
-                    problem = problem or (
-                        f"{step} leaves no way to finish a legal play: e.g. {_example(plays)}"
+                    problem = problem or IllegalPlay.because(
+                        "no_finish", step=str(step), play=_example(plays)
                     )
         if not after:
-            raise IllegalPlay(problem or f"{step} is not a step any die you have left can make")
+            raise problem or IllegalPlay.because("no_such_step", step=str(step))
         states = after
     return Prefix(legal, used, states, closed)
 

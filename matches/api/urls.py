@@ -57,6 +57,7 @@ urlpatterns = [
         name="rules-legal-next-steps",
     ),
     path("rules/levels", rules_service.LevelsView.as_view(), name="levels"),
+    path("rules/games", rules_service.GamesView.as_view(), name="rules-games"),
     # documentation
     path("schema", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="matches:schema"), name="docs"),

@@ -10,8 +10,9 @@ The picture is always drawn from seat 0's side, the way gnubg draws its bottom p
 Point numbers are written in both numberings: seat 0's large, next to the board, and seat 1's
 small, outside them. Every piece of text that comes from users (names) is escaped.
 
-Long nardy (the position is a `NardyPosition`) is drawn on the same board in seat 0's
-numbering, which makes both players travel the same way round (counter-clockwise here):
+What differs between the games is asked of the position's game (`game_of`): its numbering
+(`their_point`), its bar or heads, its cube. Long nardy is drawn on the same board in seat
+0's numbering, which makes both players travel the same way round (counter-clockwise here):
 
 - seat 0 from his head, his 24 (top right), to his home 1-6 (bottom right), as in tavla;
 - seat 1 from his head, seat 0's 12 (bottom left), along the bottom to seat 0's 1, then
@@ -28,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from games.rules import NardyPosition, Position
+from games.rules import TAVLA, Game, Position, game_of
 
 # -- geometry (SVG user units) ----------------------------------------------------------------
 CUBE_COL = 56  # the column left of the board where the cube sits
@@ -92,29 +93,18 @@ class BoardPicture:
 
 
 def steps_in_seat0_numbering(
-    seat: int, steps: Iterable[tuple[int, int]], *, nardy: bool = False
+    seat: int, steps: Iterable[tuple[int, int]], *, game: Game = TAVLA
 ) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
-    """(from, to) marks for `BoardPicture` from a play's steps in the mover's numbering
-    (`nardy`: long nardy's numbering, where seat 1's point q is seat 0's (q + 11) % 24 + 1)."""
+    """(from, to) marks for `BoardPicture` from a play's steps in the mover's numbering, in
+    `game` (long nardy: seat 1's point q is seat 0's (q + 11) % 24 + 1)."""
 
     def convert(point: int) -> tuple[int, int]:
         if point in (0, 25) or seat == 0:
             return seat, point
-        return seat, seat1_point(point, nardy)
+        return seat, game.my_point(point)
 
     steps = list(steps)
     return frozenset(convert(f) for f, _ in steps), frozenset(convert(t) for _, t in steps)
-
-
-def seat1_point(point: int, nardy: bool) -> int:
-    """Seat 0's number of seat 1's `point` (and back: tavla's turn-around is its own inverse;
-    long nardy's is turned back by applying it the other way)."""
-    return (point + 11) % 24 + 1 if nardy else 25 - point
-
-
-def seat1_number(point: int, nardy: bool) -> int:
-    """Seat 1's own number of seat 0's `point`."""
-    return (point - 13) % 24 + 1 if nardy else 25 - point
 
 
 def _point_x(point: int) -> float:
@@ -162,8 +152,8 @@ class _Svg:
 def board_svg(pic: BoardPicture) -> str:
     """The SVG markup of one board picture."""
     svg = _Svg()
-    nardy = isinstance(pic.position, NardyPosition)
-    title = pic.caption or ("Long nardy board" if nardy else "Backgammon board")
+    game = game_of(pic.position)
+    title = pic.caption or TITLES.get(game.name, "Board")
     svg.raw(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{escape(title)}" '
@@ -172,16 +162,17 @@ def board_svg(pic: BoardPicture) -> str:
     svg.add("title", title)
     _frame(svg)
     _points(svg, pic)
-    _numbers(svg, nardy)
+    _numbers(svg, game)
     for point in range(1, 25):
         count = pic.position.board[point - 1]
         if count:
             _stack_on_point(svg, point, 0 if count > 0 else 1, abs(count))
-    if nardy:
-        _divider(svg)
-        _heads(svg)
-    else:
+    if game.has_bar:
         _bar(svg, pic)
+    else:
+        _divider(svg)
+    if game.heads is not None:
+        _heads(svg, game.heads)
     _tray(svg, pic)
     _cube(svg, pic)
     if pic.opening is not None:
@@ -254,7 +245,7 @@ def _points(svg: _Svg, pic: BoardPicture) -> None:
         )
 
 
-def _numbers(svg: _Svg, nardy: bool = False) -> None:
+def _numbers(svg: _Svg, game: Game) -> None:
     for point in range(1, 25):
         cx = _point_x(point) + POINT_W / 2
         if _is_top(point):
@@ -273,7 +264,7 @@ def _numbers(svg: _Svg, nardy: bool = False) -> None:
         )
         svg.add(
             "text",
-            str(seat1_number(point, nardy)),
+            str(game.their_point(point)),
             x=cx,
             y=y1,
             font_size=9,
@@ -309,18 +300,20 @@ def _stack_on_point(svg: _Svg, point: int, seat: int, count: int) -> None:
         _checker(svg, cx, cy, seat, str(count) if last else "")
 
 
-HEADS = ((0, 24, "\u2190"), (1, 12, "\u2192"))
-"""Long nardy: (seat, his head in seat 0's numbering, the arrow of his first stretch)."""
+TITLES = {"tavla": "Backgammon board", "long-nardy": "Long nardy board"}
+"""The picture's title by game (its name)."""
 
 
 def _divider(svg: _Svg) -> None:
-    """Long nardy's middle strip: wood only, no bar."""
+    """The middle strip of a board without a bar (long nardy): wood only."""
     svg.add("rect", x=BAR_X, y=BOARD_Y, width=BAR_W, height=BOARD_H, fill=WOOD)
 
 
-def _heads(svg: _Svg) -> None:
-    """Each head marked "head" and the way its checkers leave it (both counter-clockwise)."""
-    for seat, point, arrow in HEADS:
+def _heads(svg: _Svg, heads: tuple[int, int]) -> None:
+    """Each head (seat 0's, then seat 1's in seat 0's numbering: the game's `heads`) marked
+    "head" with the way its checkers leave it (counter-clockwise: leftwards along the top)."""
+    for seat, point in enumerate(heads):
+        arrow = "\u2190" if _is_top(point) else "\u2192"
         cx = _point_x(point) + POINT_W / 2
         y = BOARD_Y + POINT_H + 14 if _is_top(point) else BOARD_Y + BOARD_H - POINT_H - 6
         svg.add(
@@ -398,8 +391,9 @@ def _cube(svg: _Svg, pic: BoardPicture) -> None:
     mid = BOARD_Y + BOARD_H / 2
     if not pic.cube_enabled or pic.crawford:
         note = "Crawford: no cube" if pic.cube_enabled else "no cube"
-        if isinstance(pic.position, NardyPosition):
-            note = "long nardy: no cube"
+        game = game_of(pic.position)
+        if not game.has_cube:
+            note = f"{game.title}: no cube"
         svg.add(
             "text",
             note,

@@ -10,7 +10,7 @@ shown at any point of the match.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -435,24 +435,9 @@ def shown_state(frame: Frame) -> rules.MatchState:
     board = before.board
     if isinstance(frame.event, Moved):
         board = _after_steps(before.board, frame.event.seat, frame.event.steps)
-    # As the rules end a match (`match._over`): what gnubg's Match ID shows of a game just
-    # over (who was on turn, the dice that were out, the resignation) is kept aside.
-    return replace(
-        before,
-        board=board,
-        phase=rules.Phase.OVER,
-        score=state.score,
-        games=state.games,
-        winner=frame.ended_game.winner,
-        ended_by=frame.ended_game.ended_by,
-        turn=None,
-        dice=None,
-        ended_turn=before.turn,
-        ended_dice=before.dice,
-        ended_resign=before.resign_value,
-        resign_value=0,
-        resumed_phase=None,
-    )
+    # As the rules end a match with a game (`game_over`): the game's last board and result,
+    # and what gnubg's Match ID keeps aside (who was on turn, the dice, the resignation).
+    return rules.game_over(before, frame.ended_game, board)
 
 
 def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
@@ -472,7 +457,7 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
         dice, owner = (before.dice.high, before.dice.low), event.seat  # the dice just played
     if isinstance(event, Moved):
         steps = [(s[0], s[1]) for s in event.steps]
-        marks = steps_in_seat0_numbering(event.seat, steps, nardy=not state.game.has_bar)
+        marks = steps_in_seat0_numbering(event.seat, steps, game=state.game)
     opening = (event.die0, event.die1) if isinstance(event, OpeningRolled) else None
     notice = ""
     if state.phase == rules.Phase.RESIGNING and state.turn is not None:
@@ -541,11 +526,11 @@ _PHASES = {
 
 def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
     state = shown_state(frame)
-    if state.game.has_bar:
+    if state.game.has_gnubg_ids:
         pid, mid = state.gnubg_ids()
         roller = rules.match_id_decode(mid).player_on_roll  # the side the Position ID is seen from
     else:  # long nardy: gnubg has no IDs for it; the player on turn (or seat 0) is on roll
-        pid = mid = "none (gnubg has no long nardy)"
+        pid = mid = f"none (gnubg has no {state.game.title})"
         roller = state.turn if state.turn is not None else 0
     acting = state.to_act
     s = state.settings
@@ -559,11 +544,11 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
             game += " (post-Crawford)"
         if frame.ended_game is not None:
             game += ": over"
-    if not state.game.has_bar:
-        game = f"long nardy, game {game}"
+    if state.game.variant != rules.Variant.TAVLA:  # the site's first game goes without saying
+        game = f"{state.game.title}, game {game}"
     target = f"to {s.length}" if s.length else "money play"
     if not state.game.has_cube:
-        cube = "none in long nardy"
+        cube = f"none in {state.game.title}"
     elif not s.cube:
         cube = "not used in this match"
     elif state.crawford_game:

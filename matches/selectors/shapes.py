@@ -479,3 +479,54 @@ class Seek:
     opponent: Annotated[PlayerRef | None, "Who you play (null: waiting, or the computer)."]
     computer: Annotated[SeekComputer | None, "Play the computer if nobody comes in time."]
     created_at: datetime
+
+
+# -- the games: each game's board facts (GET /rules/games) -------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What one game's board is and what its rules allow, from the side of the player on roll
+    (he moves from his 24 toward his 1): a client draws and explains the board from these."""
+
+    game: Game
+    title: Annotated[str, "The game's name in a sentence (English)."]
+    bar: Annotated[bool, "Hit checkers go to the bar (tavla); false: no bar, no hitting."]
+    heads: Annotated[
+        list[int] | None,
+        "[your head, the opponent's head] in your numbering (long nardy: [24, 12]); null: none.",
+    ]
+    direction: Annotated[
+        Literal["opposite", "same"],
+        "opposite: the opponent moves the other way round (tavla: his 24 is your 1); same: both"
+        " players move the same way round (long nardy: his point q is your (q + 11) mod 24 + 1).",
+    ]
+    start: Annotated[list[int], "The starting points from your side, as `Board.points`."]
+    closed_by: Annotated[int, "How many opposing checkers close a point (tavla 2, long nardy 1)."]
+    head_rule: Annotated[
+        bool,
+        "At most one checker leaves the head in a turn; two on a player's first turn of a game"
+        " with 6-6, 4-4 or 3-3.",
+    ]
+    wall: Annotated[
+        int | None,
+        "A play may not leave this many of your points in a row with no opposing checker past"
+        " them (long nardy: 6); null: no such rule.",
+    ]
+    cube: Annotated[bool, "The doubling cube may be used."]
+    backgammons: Annotated[bool, "A backgammon (3 points) exists."]
+    gnubg_ids: Annotated[bool, "GNU Backgammon's Position and Match IDs describe its positions."]
+    opening_dice_played: Annotated[
+        bool, "The opening roll's dice are the first play (else they only pick who starts)."
+    ]
+    resign_values: Annotated[list[int], "What a player may resign: 1, 2 (and 3) points."]
+    results: Annotated[
+        list[str], "The names of a win worth 1, 2 (and 3) points: single, gammon, backgammon."
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Games:
+    """Every game the site plays, with its board facts."""
+
+    games: list[GameFacts]

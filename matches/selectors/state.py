@@ -26,10 +26,10 @@ import games.rules as rules
 from games.rules import (
     Dice,
     GameKind,
-    NardyPosition,
     Play,
     Position,
     Step,
+    game_of,
     legal_next_steps,
     legal_plays,
     result_position_id,
@@ -42,12 +42,6 @@ from matches.store.streams import status_of
 from . import shapes
 from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
-
-HEAD = 24
-"""A long nardy player's head in his own numbering."""
-THEIR_HEAD = 12
-"""The opponent's head in the mover's numbering."""
-GAME_NAMES: dict[bool, shapes.Game] = {False: "tavla", True: "long-nardy"}
 
 COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"
@@ -94,24 +88,23 @@ def acting_seat(view: MatchView, side: Side) -> int | None:
 
 def board_json(position: Position) -> shapes.Board:
     """A position from its mover's side: points[i] is his point i+1 (positive: his checkers).
-    Long nardy: no bar (null) and the heads (the mover's 24, the opponent's 12, in the
-    mover's numbering) with the checkers still on them."""
-    if isinstance(position, NardyPosition):
-        points = position.board
-        return shapes.Board(
-            points=list(points),
-            bar=None,
-            off=shapes.SideCount(position.off[0], position.off[1]),
-            heads=shapes.Heads(
-                you=shapes.Head(HEAD, max(points[HEAD - 1], 0)),
-                opponent=shapes.Head(THEIR_HEAD, max(-points[THEIR_HEAD - 1], 0)),
-            ),
+    The game's facts say the rest: no bar (null) in a game without one; the heads where the
+    game has them (long nardy: the mover's 24, the opponent's 12, in the mover's numbering)
+    with the checkers still on them."""
+    game = game_of(position)
+    points = position.board
+    heads = None
+    if game.heads is not None:
+        mine, theirs = game.heads
+        heads = shapes.Heads(
+            you=shapes.Head(mine, max(points[mine - 1], 0)),
+            opponent=shapes.Head(theirs, max(-points[theirs - 1], 0)),
         )
     return shapes.Board(
-        points=list(position.board),
-        bar=shapes.SideCount(position.bar[0], position.bar[1]),
+        points=list(points),
+        bar=shapes.SideCount(position.bar[0], position.bar[1]) if game.has_bar else None,
         off=shapes.SideCount(position.off[0], position.off[1]),
-        heads=None,
+        heads=heads,
     )
 
 
@@ -123,7 +116,7 @@ def play_json(play: Play) -> shapes.LegalPlay:
     """A legal play: its notation, its single-die steps and the position it leads to: tavla
     as the gnubg Position ID with the opponent on roll (as gnubg shows it); long nardy (no
     gnubg ID) as the board from the mover's side."""
-    if isinstance(play.result, NardyPosition):
+    if not game_of(play.result).has_gnubg_ids:
         return shapes.LegalPlay(
             notation=play.notation,
             steps=[step_json(s) for s in play.steps],
@@ -163,25 +156,53 @@ def rules_plays(
 ) -> shapes.RulesPlays:
     """The stateless rules service: the legal plays (a page of them) with the board each
     leads to (tavla: and its gnubg Position ID; long nardy has none)."""
-    nardy = isinstance(position, NardyPosition)
+    game = game_of(position)
     every = legal_plays(position, dice, first_turn=first_turn)
     page = every[offset:] if limit is None else every[offset : offset + limit]
     plays = [
         shapes.RulesPlay(
             notation=p.notation,
             steps=[step_json(s) for s in p.steps],
-            position_id=None if nardy else result_position_id(p.result),
+            position_id=result_position_id(p.result) if game.has_gnubg_ids else None,
             board=board_json(p.result),
         )
         for p in page
     ]
     return shapes.RulesPlays(
-        game=GAME_NAMES[nardy],
+        game=game.name,  # type: ignore[arg-type]
         position_id=pid,
         dice=dice.to_json(),
         plays=plays,
         total=len(every),
     )
+
+
+def games_json() -> shapes.Games:
+    """Every game's board facts, from the rules' own games (GET /rules/games)."""
+    return _GAMES
+
+
+def _game_facts(game: rules.Game) -> shapes.GameFacts:
+    return shapes.GameFacts(
+        game=game.name,  # type: ignore[arg-type]
+        title=game.title,
+        bar=game.has_bar,
+        heads=list(game.heads) if game.heads is not None else None,
+        direction=game.direction,
+        start=list(game.starting().board),
+        closed_by=game.closing_count,
+        head_rule=game.head_rule,
+        wall=game.wall,
+        cube=game.has_cube,
+        backgammons=game.has_backgammons,
+        gnubg_ids=game.has_gnubg_ids,
+        opening_dice_played=game.plays_opening_dice,
+        resign_values=list(game.resign_values),
+        results=list(game.results),
+    )
+
+
+_GAMES = shapes.Games(games=[_game_facts(game) for game in rules.GAMES.values()])
 
 
 def next_steps_json(
@@ -476,7 +497,7 @@ def match_state(
     ):
         plays = plays_json(position, state.dice, first_turn_of(state))
     s = state.settings
-    nardy = not state.game.has_cube
+    game = state.game
     pips = position.pips()
     resignation = None
     if state.phase == rules.Phase.RESIGNING and state.turn is not None:
@@ -494,7 +515,7 @@ def match_state(
         )
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
-    gnubg = shapes.Gnubg(None, None) if nardy else shapes.Gnubg(*state.gnubg_ids())
+    gnubg = shapes.Gnubg(*state.gnubg_ids()) if game.has_gnubg_ids else shapes.Gnubg(None, None)
     players = _seat_players(view)
     return shapes.MatchState(
         id=match.pk,
@@ -513,15 +534,17 @@ def match_state(
         to_act=_who(state.to_act, side),
         actions=caller_actions(view, side, user, lobby),  # type: ignore[arg-type]
         legal_plays=plays,
-        first_turn=(state.first_turn[state.turn] if nardy and state.turn is not None else None),
+        first_turn=(
+            state.first_turn[state.turn] if game.head_rule and state.turn is not None else None
+        ),
         cube=shapes.Cube(
             value=state.cube,
             owner=_who(state.cube_owner, side),
             offered=state.phase == rules.Phase.DOUBLED,
-            in_use=s.cube and not nardy and not state.crawford_game,
+            in_use=s.cube and game.has_cube and not state.crawford_game,
         ),
         crawford=shapes.Crawford(
-            rule=s.crawford and s.length > 0 and not nardy,
+            rule=s.crawford and s.length > 0 and game.has_cube,
             crawford_game=state.crawford_game,
             post_crawford=state.post_crawford,
         ),

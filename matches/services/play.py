@@ -269,7 +269,7 @@ def match_timeout(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
 
     def decide(view: MatchView, s: int) -> list[rules.Action]:
         if _state(view).is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction.because("match_over")
         if out_of_time(view, now) != s:
             raise IllegalAction(f"seat {s} is not out of time")
         return [rules.LoseMatch(s, rules.EndedBy.TIMEOUT)]
@@ -290,7 +290,7 @@ def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> Ma
 
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
         if _state(view).is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction.because("match_over")
         staff = user is None or getattr(user, "is_staff", False)
         if not staff and view.moves:
             raise IllegalAction("a match can be aborted only before the first move")

@@ -20,9 +20,10 @@ def plays_of(position: Position, dice: Dice, first_turn: bool = False) -> tuple[
 
 
 def first_turn_of(state: rules.MatchState) -> bool:
-    """Whether the player on turn is on his first turn of a long nardy game (two checkers may
-    leave the head with 6-6, 4-4, 3-3); always False in tavla, so tavla keeps one cache key."""
-    return state.turn is not None and not state.game.has_bar and state.first_turn[state.turn]
+    """Whether the player on turn is on his first turn of a game with the head rule (long
+    nardy: two checkers may leave the head with 6-6, 4-4, 3-3); always False in a game
+    without it (tavla), so tavla keeps one cache key."""
+    return state.turn is not None and state.game.head_rule and state.first_turn[state.turn]
 
 
 def plays_on_turn(state: rules.MatchState) -> tuple[Play, ...]:

@@ -64,7 +64,7 @@ def test_the_board_picture_of_long_nardy() -> None:
     numbers = re.findall(r'font-size="9"[^>]*>(\d+)<', svg)
     assert numbers[11] == "24" and numbers[12] == "1"
     # no checker ever on a bar: moving from seat 1's head marks seat 0's 12
-    marks = steps_in_seat0_numbering(1, [(24, 18)], nardy=True)
+    marks = steps_in_seat0_numbering(1, [(24, 18)], game=LONG_NARDY)
     assert marks == (frozenset({(1, 12)}), frozenset({(1, 6)}))
     assert steps_in_seat0_numbering(1, [(24, 18)]) == (
         frozenset({(1, 1)}),

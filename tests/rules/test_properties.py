@@ -224,7 +224,7 @@ def test_plays_are_distinct_sorted_and_use_the_same_number_of_steps(position, di
 @SLOW
 @given(positions(), rolls)
 def test_legal_next_steps_offers_every_step_of_every_play(position, dice):
-    from games.rules.plays import legal_next_steps
+    from games.rules import legal_next_steps
 
     plays = legal_plays(position, dice)
     # Doubles can have hundreds of plays; a spread of about ten keeps the test fast.
@@ -237,7 +237,7 @@ def test_legal_next_steps_offers_every_step_of_every_play(position, dice):
 
 def _chain_results(position: Position, dice: Dice) -> tuple[set[Position], set[int]]:
     """Follow every step legal_next_steps offers, from nothing to a complete play."""
-    from games.rules.plays import legal_next_steps
+    from games.rules import legal_next_steps
 
     finished: set[Position] = set()
     lengths: set[int] = set()

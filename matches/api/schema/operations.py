@@ -23,7 +23,14 @@ from matches.api.bodies import (
     User,
 )
 from matches.api.contract import serializer_for
-from matches.selectors.shapes import Events, MatchState, MatchSummary, NextSteps, RulesPlays
+from matches.selectors.shapes import (
+    Events,
+    Games,
+    MatchState,
+    MatchSummary,
+    NextSteps,
+    RulesPlays,
+)
 
 from .common import (
     AUTH,
@@ -683,6 +690,48 @@ rules_next_steps = extend_schema(
             "illegal_play",
             "authentication_failed",
         ),
+    },
+)
+
+rules_games = extend_schema(
+    tags=["rules"],
+    operation_id="rules_games",
+    summary="The games and their boards' facts",
+    description="Every game the site plays (the `game` of a match) with what a client needs"
+    " to draw and explain its board: the bar or the heads, which way the opponent moves, the"
+    " starting points, how many checkers close a point, the head and wall rules, the cube,"
+    " and the names of the results. From the rules engine's own games (games/rules).",
+    responses={
+        200: OpenApiResponse(
+            serializer_for(Games),
+            examples=[
+                OpenApiExample(
+                    "long nardy",
+                    value={
+                        "games": [
+                            {
+                                "game": "long-nardy",
+                                "title": "long nardy",
+                                "bar": False,
+                                "heads": [24, 12],
+                                "direction": "same",
+                                "start": [*([0] * 11), -15, *([0] * 11), 15],
+                                "closed_by": 1,
+                                "head_rule": True,
+                                "wall": 6,
+                                "cube": False,
+                                "backgammons": False,
+                                "gnubg_ids": False,
+                                "opening_dice_played": False,
+                                "resign_values": [1, 2],
+                                "results": ["oyn", "mars"],
+                            }
+                        ]
+                    },
+                )
+            ],
+        ),
+        **errors("authentication_failed"),
     },
 )
 

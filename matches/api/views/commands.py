@@ -229,7 +229,7 @@ class NextStepsView(APIView):
         match = readable_match(match_id, request.user)
         state = load_view(match.pk, version=match.version).state
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
-            raise IllegalAction("there is nothing to play now: the dice are not rolled")
+            raise IllegalAction.because("not_rolled")
         steps = parse_steps(q["steps"])
         position = state.position_for(state.turn)
         first = first_turn_of(state)

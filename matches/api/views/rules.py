@@ -1,4 +1,5 @@
-"""The stateless rules service: legal plays and legal next steps of any position."""
+"""The stateless rules service: the games' board facts, legal plays and legal next steps of
+any position."""
 
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ class RulesNextStepsView(APIView):
         return respond(
             selectors.next_steps_json(q["position"], dice, steps, first_turn=q["first_turn"])
         )
+
+
+class GamesView(APIView):
+    @docs.rules_games
+    def get(self, request: Request) -> Response:
+        return respond(selectors.games_json())
 
 
 class LevelsView(APIView):

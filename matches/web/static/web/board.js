@@ -88,18 +88,20 @@ function die(x, y, value, used, size = 32) {
   return g;
 }
 
-const HEADS = { you: 24, opponent: 12 }; // long nardy, in the player's own numbering
-
-function pointLabel(point, board, nardy) {
+// The heads (long nardy) come with the board: `board.heads`, the game's own (GET /rules/games).
+function pointLabel(point, board) {
   const n = board.points[point - 1];
   let text;
   if (n > 0) text = t("board.point.you", { n: point, count: n });
   else if (n < 0) text = t("board.point.opp", { n: point, count: -n });
   else text = t("board.point.empty", { n: point });
-  if (nardy && point === HEADS.you) text += ` (${t("board.head.you")})`;
-  if (nardy && point === HEADS.opponent) text += ` (${t("board.head.opp")})`;
+  const side = headOf(point, board);
+  if (side) text += ` (${t(side === "you" ? "board.head.you" : "board.head.opp")})`;
   return text;
 }
+
+const headOf = (point, { heads }) =>
+  heads && (point === heads.you.point ? "you" : point === heads.opponent.point ? "opponent" : null);
 
 /** An arrow along a row, for long nardy's one direction of travel. */
 function flow(x1, x2, y) {
@@ -147,12 +149,11 @@ export function drawBoard(svg, model) {
       points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`,
       class: `tri ${(point % 2) ? "odd" : "even"}`,
     }));
-    const head = nardy && (point === HEADS.you || point === HEADS.opponent);
+    const head = headOf(point, board);
     if (head) {
       svg.append(el("rect", {
         x: x + 3, y: top ? 1 : H - LABEL + 1, width: PW - 6, height: LABEL - 2, rx: 4,
-        class: `head-mark ${point === HEADS.you ? colors.you : colors.opponent}`,
-        "data-head": point === HEADS.you ? "you" : "opponent",
+        class: `head-mark ${colors[head]}`, "data-head": head,
       }));
     }
     svg.append(text(x + PW / 2, top ? LABEL / 2 : H - LABEL / 2, String(point), head ? "num head" : "num"));
@@ -258,7 +259,7 @@ export function drawBoard(svg, model) {
   };
   const ordered = [...sources].sort((a, b) => b - a);
   for (const point of ordered) {
-    const what = point === 25 ? t("board.bar", { count: board.bar.you }) : pointLabel(point, board, nardy);
+    const what = point === 25 ? t("board.bar", { count: board.bar.you }) : pointLabel(point, board);
     const selected = model.selected === point;
     spots.push({ point, cls: selected ? "spot source selected" : "spot source", label: t(selected ? "board.selected" : "board.from", { what }) });
   }

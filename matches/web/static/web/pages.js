@@ -1,8 +1,9 @@
 // A match's record (#/record/<id>: its move list and the board at any point of any game,
 // stepped with buttons and the arrow keys; a .mat download for tavla) and a player's page
 // (#/player/<name>: his ratings over time drawn as SVG, his rated matches, wins and losses).
-// Positions come from the events alone: each game starts from the game's opening position and
-// every `moved` event's steps are put on the board, from the first seat's side.
+// Positions come from the events alone: each game starts from the game's opening position (its
+// facts, GET /rules/games) and every `moved` event's steps are put on the board, from the first
+// seat's side.
 
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
@@ -12,23 +13,15 @@ import { applyStep, pointFor } from "./match.js";
 import { buildRecord } from "./record.js";
 import { h, showError } from "./ui.js";
 
-/** The opening position from seat 0's side (points 1..24: his positive, the other's negative). */
-export function openingBoard(game) {
-  const points = new Array(24).fill(0);
-  if (game === "long-nardy") {
-    points[23] = 15;
-    points[11] = -15;
-    return { points, bar: null, off: { you: 0, opponent: 0 } };
-  }
-  for (const [p, n] of [[24, 2], [13, 5], [8, 3], [6, 5]]) {
-    points[p - 1] = n;
-    points[25 - p - 1] = -n;
-  }
-  return { points, bar: { you: 0, opponent: 0 }, off: { you: 0, opponent: 0 } };
-}
+/** The opening position from seat 0's side, from the game's facts (GET /rules/games):
+ * its starting points, its bar or heads. */
+export const openingBoard = (g) => ({
+  points: [...g.start], bar: g.bar ? { you: 0, opponent: 0 } : null, off: { you: 0, opponent: 0 },
+  heads: g.heads && { you: { point: g.heads[0] }, opponent: { point: g.heads[1] } },
+});
 
 /** Every position of the match: [{game, seq, board, dice, seat, last}] after each play. */
-export function positions(events, game) {
+export function positions(events, game, facts) {
   const nardy = game === "long-nardy";
   const out = [];
   let board = null;
@@ -42,7 +35,7 @@ export function positions(events, game) {
     if (!g) break;
     if (g.number !== current) {
       current = g.number;
-      board = openingBoard(game);
+      board = openingBoard(facts);
       out.push({ game: current, seq: e.seq, board: structuredClone(board), dice: null, seat: null, last: null });
     }
     if (e.type === "opening_roll" && d.die0 !== d.die1) dice = [d.die0, d.die1];
@@ -78,9 +71,9 @@ const nameOf = (state, seat) => {
 
 /** The record page; returns { stop() } (its arrow keys). */
 export async function recordScreen(root, id) {
-  const [state, events] = await Promise.all([api.get(`/matches/${id}`), allEvents(id)]);
+  const [state, events, { games }] = await Promise.all([api.get(`/matches/${id}`), allEvents(id), api.get("/rules/games")]);
   const game = state.settings.game || "tavla";
-  const frames = positions(events, game);
+  const frames = positions(events, game, games.find((g) => g.game === game));
   const record = buildRecord(events);
   let at = frames.length - 1;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
