@@ -255,7 +255,7 @@ def match_resign_match(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
 
     def decide(view: MatchView, seat: int) -> list[rules.Action]:
         if _state(view).is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction.because("match_over")
         return [rules.LoseMatch(seat, rules.EndedBy.RESIGN)]
 
     return _command(match_id, user, decide, **kw)

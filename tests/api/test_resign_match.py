@@ -102,3 +102,12 @@ def test_in_hot_seat_the_seat_on_turn_resigns(make_player) -> None:
     r = ana.post(f"/matches/{match_id}/resign-match", {})
     assert r.status_code == 200, r.content
     assert r.json()["result"]["winner"]["seat"] == 1 - seat
+
+
+def test_the_refusal_is_said_in_the_callers_language(make_player) -> None:
+    ana, ben, match_id = _online(make_player)
+    assert ana.post(f"/matches/{match_id}/resign-match", {}).status_code == 200
+    r = ben.post(f"/matches/{match_id}/resign-match", {}, HTTP_ACCEPT_LANGUAGE="tr")
+    assert r.status_code == 422 and r.json()["code"] == "illegal_action"
+    assert r.json()["detail"]["rule"] == "match_over"
+    assert r.json()["message"] != "The match is over."
