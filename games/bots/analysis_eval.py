@@ -54,15 +54,6 @@ class Judge:
     def flipped(self, arrays: np.ndarray) -> np.ndarray:
         return np.array([flipped_array(list(a), game=self.game) for a in arrays], dtype=np.int64)
 
-    def on_roll_value(self, arrays: np.ndarray, stakes: Stakes) -> np.ndarray:
-        """The value (n,) to the player on roll of each position (his side), by the network:
-        cubeful at `stakes` (his side)."""
-        p = flip(self.chances(self.flipped(arrays)))
-        if not stakes.cube_live:
-            return stakes.dead(p)
-        race = races(arrays) if self.tavla else np.zeros(len(arrays), dtype=bool)
-        return cubeful(stakes, p, efficiency(arrays, race))
-
     def after_play0(self, results: np.ndarray, stakes: Stakes) -> np.ndarray:
         """0 ply: the mover's value (n,) of the positions his plays reach (his side)."""
         p = flip(self.chances(results))  # the opponent's chances, on roll
