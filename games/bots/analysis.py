@@ -279,7 +279,9 @@ class Analyser:
         played = apply_steps(view, action.steps)
         index = next(i for i, p in enumerate(plays) if p.result == played)
         results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
-        values = self.judge.after_play(results, stakes, must=[index])
+        values = self.judge.after_play(
+            results, stakes, must=[index], reply_first_turn=state.first_turn[1 - seat]
+        )
         best = int(np.argmax(values))
         scale = stakes.emg_scale()
         error = max(0.0, float(values[best] - values[index]) * scale) if best != index else 0.0
@@ -317,8 +319,9 @@ class Analyser:
             now.post_crawford,
         )
         arrays = np.array([board], dtype=np.int64)
-        nd = float(self.judge.before_roll_many(arrays, now)[0])
-        dt = float(self.judge.before_roll_many(arrays, doubled)[0])
+        first = state.first_turn[doubler]
+        nd = float(self.judge.before_roll_many(arrays, now, first)[0])
+        dt = float(self.judge.before_roll_many(arrays, doubled, first)[0])
         dp = now.value(now.cube)
         return (
             float(now.emg(nd)),

@@ -65,18 +65,24 @@ class Judge:
         return np.asarray(stakes.opposite(cubeful(them, p, efficiency(opp, race))))
 
     def after_play(
-        self, results: np.ndarray, stakes: Stakes, must: Sequence[int] = ()
+        self,
+        results: np.ndarray,
+        stakes: Stakes,
+        must: Sequence[int] = (),
+        reply_first_turn: bool = False,
     ) -> np.ndarray:
         """The mover's value (n,) of the positions his plays reach; at 1 ply the best
         `CANDIDATES` by 0 ply and those in `must` are searched deeper (the rest keep their
-        0-ply value: they are no candidate for best)."""
+        0-ply value: they are no candidate for best). `reply_first_turn`: the opponent's
+        reply is his first turn of the game (long nardy's head rule)."""
         shallow = self.after_play0(results, stakes)
         if self.plies == 0 or len(results) == 0:
             return shallow
         order = [int(i) for i in np.argsort(-shallow, kind="stable")[:CANDIDATES]]
         chosen = sorted({*order, *(int(i) for i in must)})
         values = shallow.copy()
-        deep = self.before_roll_many(self.flipped(results[chosen]), stakes.turned())
+        replies = self.flipped(results[chosen])
+        deep = self.before_roll_many(replies, stakes.turned(), reply_first_turn)
         for j, i in enumerate(chosen):
             if not self._won(results[i]):
                 values[i] = stakes.opposite(deep[j])
@@ -112,12 +118,14 @@ class Judge:
         ends = [*starts[1:], len(keys)]
         return np.array([values[s:e].max() for s, e in zip(starts, ends, strict=True)])
 
-    def before_roll_many(self, boards: np.ndarray, stakes: Stakes) -> np.ndarray:
+    def before_roll_many(
+        self, boards: np.ndarray, stakes: Stakes, first_turn: bool = False
+    ) -> np.ndarray:
         """(n,) the value to the player on roll of each position before his roll, 0 ply."""
         keys: list[tuple[int, ...]] = []
         starts: list[int] = []
         for b in boards:
-            more, at = self.successors(list(b), False)
+            more, at = self.successors(list(b), first_turn)
             starts.extend(len(keys) + s for s in at)
             keys.extend(more)
         values = self.after_play0(np.array(keys, dtype=np.int64), stakes)

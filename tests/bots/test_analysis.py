@@ -252,8 +252,8 @@ def test_nardy_luck_sums_to_about_zero() -> None:
 # -- the cube maths against gnubg's own numbers ----------------------------------------------
 
 # gnubg 1.07's 0-ply chances of these positions (the player on roll's, gnubg.evaluate) and
-# its cubeful equity of not doubling (gnubg.cfevaluate, its second value), 7-point match, Kazaross-XG2 table;
-# owner -1 centred, 0 the player on roll, 1 his opponent.
+# its cubeful equity of not doubling (gnubg.cfevaluate, its second value), 7-point match,
+# Kazaross-XG2 table; owner -1 centred, 0 the player on roll, 1 his opponent.
 GNUBG_CUBEFUL = [
     (
         "mxtgAE5zrzEAAQ",
@@ -339,3 +339,12 @@ def test_cubeful_equity_is_gnubgs_for_gnubgs_chances(
     stakes = Stakes(7, 7 - score[0], 7 - score[1], cube, who, cube_live=True)
     value = cubeful(stakes, np.array([chances]))  # contact: gnubg's efficiency 0.68
     assert float(stakes.emg(value)[0]) == pytest.approx(equity, abs=2e-4)
+
+
+def test_nardy_one_ply_tells_the_network_from_the_heuristic() -> None:
+    # One roll deeper the network's own plays are no longer best by construction.
+    settings = MatchSettings(length=1, game=Variant.LONG_NARDY)
+    players = (player_for("heuristic", "long-nardy"), player_for("network", "long-nardy"))
+    _, actions = play_match(players, settings, 3)
+    heuristic, network = analyse_match(settings, actions, ("h", "n"), plies=1).players
+    assert heuristic.error_rate > 3 * network.error_rate > 0.0
