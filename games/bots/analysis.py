@@ -10,7 +10,8 @@ marks, luck and the luck-adjusted result. docs/analysis.md says what each figure
 - `analyse_match(settings, actions, names)`: a replayed match of either game (the service's
   matches; long nardy has no .mat file);
 - `analyse_mat(text)`: a gnubg `.mat` file (tavla);
-- `Analysis.to_json()`: the document `python -m games.bots analyse` prints.
+- `Analysis.to_json()`: the document `python -m games.bots analyse` prints;
+- `hints(state)`: the legal plays of the player on turn ranked by equity (the hint).
 
 The values come from games/bots/analysis_eval.py (the network, 0 or 1 ply) and
 games/bots/analysis_equity.py (the match equity table and the cube).
@@ -347,6 +348,41 @@ class Analyser:
         return Decision(
             action.player, kind, None, None, right, error, None, False, -chosen, -min(dt, dp)
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One legal play ranked by the analysis: its equity (EMG) and error against the best."""
+
+    play: str
+    equity: float
+    error: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": self.play, "equity": round(self.equity, 6), "error": round(self.error, 6)}
+
+
+def hints(state: MatchState, count: int = 5, plies: int = DEFAULT_PLIES) -> list[Hint]:
+    """The `count` best legal plays of the player on turn with his dice out, best first
+    ([] when there are no dice out or no legal play)."""
+    if state.phase != Phase.PLAY or state.turn is None or state.dice is None:
+        return []
+    seat = state.turn
+    plays = state.legal_plays()
+    if not plays:
+        return []
+    stakes = stakes_for(state, seat)
+    results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
+    values = Judge(state.game, plies).after_play(
+        results, stakes, reply_first_turn=state.first_turn[1 - seat]
+    )
+    equities = np.asarray(stakes.emg(values))
+    order = np.argsort(-equities, kind="stable")[:count]
+    best = float(equities[order[0]])
+    return [
+        Hint(plays[i].notation, float(equities[i]), max(0.0, best - float(equities[i])))
+        for i in order
+    ]
 
 
 def _roll_index(high: int, low: int) -> int:

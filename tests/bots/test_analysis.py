@@ -348,3 +348,27 @@ def test_nardy_one_ply_tells_the_network_from_the_heuristic() -> None:
     _, actions = play_match(players, settings, 3)
     heuristic, network = analyse_match(settings, actions, ("h", "n"), plies=1).players
     assert heuristic.error_rate > 3 * network.error_rate > 0.0
+
+
+def test_hints_rank_the_legal_plays_quickly() -> None:
+    import time
+
+    from games.bots.analysis import hints
+
+    moves = _replay_moves(CUBE)
+    analysis = analysed(CUBE)
+    decisions = [d for g in analysis.games for d in g if d.action == "move"]
+    slowest = 0.0
+    for d, (state, _) in list(zip(decisions, moves, strict=True))[:40]:
+        start = time.process_time()
+        ranked = hints(state)
+        slowest = max(slowest, time.process_time() - start)
+        if d.best is None:
+            assert ranked == []
+            continue
+        assert 1 <= len(ranked) <= 5
+        assert ranked[0].play == d.best and ranked[0].error == 0.0
+        assert ranked[0].equity == pytest.approx(d.best_equity, abs=1e-9)
+        errors = [h.error for h in ranked]
+        assert errors == sorted(errors)
+    assert slowest < 0.1  # a hint in under 100 ms
