@@ -244,7 +244,7 @@ class Analyser:
         if s.length and state.game.has_cube:
             if state.is_over:
                 return 1.0 if state.winner == seat else 0.0
-            return stakes_for(state, seat).value(0) if state.phase != Phase.OVER else 0.0
+            return stakes_for(state, seat).value(0)
         return float(sum(g.points if g.winner == seat else -g.points for g in state.games))
 
     # -- checker plays ---------------------------------------------------------------------
