@@ -372,3 +372,14 @@ def test_hints_rank_the_legal_plays_quickly() -> None:
         errors = [h.error for h in ranked]
         assert errors == sorted(errors)
     assert slowest < 0.1  # a hint in under 100 ms
+
+
+def test_every_corpus_match_is_analysed() -> None:
+    # The rules' .mat corpus (resignations, dropped doubles, Crawford games, no cube).
+    for path in sorted((ROOT / "tests" / "data" / "matches-public").glob("*.mat")):
+        mat = parse_mat(path.read_text())
+        analysis = analyse_mat(path.read_text())
+        assert len(analysis.games) == len(mat.games), path.name
+        assert sorted(p.result for p in analysis.players) == [-0.5, 0.5], path.name
+        for game in analysis.games:
+            assert all(d.error >= 0.0 for d in game)
