@@ -14,8 +14,10 @@ play), decision by decision, on the figures issue 27 sets (targets in brackets):
 - of the plays we mark bad or very bad, the share at least doubtful for gnubg (>= 80 %);
 - our error within 0.02 of gnubg's (>= 75 % of the plays);
 
-then the CPU time of each match and per decision (the target: a 7-point match, about 400
-decisions, under 5 s). tests/bots/test_analysis_gnubg.py runs the same comparison.
+then, for every double of the set, our no double and double/take values against gnubg's
+(match winning chances), and the CPU time of each match and per decision (the target: a
+7-point match, about 400 decisions, under 5 s). tests/bots/test_analysis_gnubg.py runs the
+same comparison.
 """
 
 from __future__ import annotations
@@ -33,7 +35,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.bots.analysis import DEFAULT_PLIES, Analysis, analyse_mat  # noqa: E402
+from games.bots.analysis import (  # noqa: E402
+    DEFAULT_PLIES,
+    Analyser,
+    Analysis,
+    analyse_mat,
+    stakes_for,
+)
+from games.rules import Double, MatchState, apply, mat_actions, parse_mat  # noqa: E402
 
 PUBLIC = ROOT / "tests" / "data" / "analysis-public"
 TARGETS = {
@@ -108,6 +117,38 @@ def figures(matches: list[Compared]) -> dict[str, float]:
     }
 
 
+def cube_pairs(mat: Path) -> list[tuple[float, float, float, float]]:
+    """For each double in `mat`: (our ND, our DT, gnubg's ND, gnubg's DT), the doubler's
+    match winning chances before his roll."""
+    oracle = json.loads(mat.with_suffix(".json").read_text())
+    theirs = [
+        d["cube_analysis"]
+        for g in oracle["games"]
+        for d in g["decisions"]
+        if d["action"] == "double"
+    ]
+    settings, actions = mat_actions(parse_mat(mat.read_text()))
+    analyser = Analyser(settings)
+    state = MatchState.new(settings)
+    found = []
+    for action in actions:
+        if isinstance(action, Double):
+            nd, dt, _ = analyser.cube_values(state, action.player)
+            s = stakes_for(state, action.player)
+            win, lose = s.value(s.cube), s.value(-s.cube)
+            gnubg = theirs[len(found)]
+            found.append(
+                (
+                    (nd * (win - lose) + win + lose) / 2,
+                    (dt * (win - lose) + win + lose) / 2,
+                    float(gnubg["nd-cubeful-eq"]),
+                    float(gnubg["dt-cubeful-eq"]),
+                )
+            )
+        state = apply(state, action)
+    return found
+
+
 def compare_all(folder: Path = PUBLIC, plies: int = DEFAULT_PLIES) -> list[Compared]:
     return [compare(mat, plies) for mat in sorted(folder.glob("*.mat"))]
 
@@ -137,6 +178,13 @@ def main() -> int:
         f"our bad, gnubg's marked   {f['precision']:.1%}   (target >= {TARGETS['precision']:.0%})"
     )
     print(f"within 0.02 of gnubg      {f['within']:.1%}   (target >= {TARGETS['within']:.0%})")
+    pairs = np.array([p for mat in sorted(args.folder.glob("*.mat")) for p in cube_pairs(mat)])
+    if len(pairs):
+        nd, dt = np.abs(pairs[:, 0] - pairs[:, 2]), np.abs(pairs[:, 1] - pairs[:, 3])
+        print(
+            f"\n{len(pairs)} doubles: |our - gnubg's| MWC, no double mean {nd.mean():.4f} max"
+            f" {nd.max():.4f}, double/take mean {dt.mean():.4f} max {dt.max():.4f}"
+        )
     print("\nspeed (CPU seconds; target: a 7-point match of ~400 decisions under 5 s)")
     for m in matches:
         ms = 1000.0 * m.seconds / max(m.decisions, 1)
