@@ -19,7 +19,7 @@ games/bots/analysis_equity.py (the match equity table and the cube).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -181,10 +181,9 @@ class Analysis:
         }
 
 
-def stakes_for(state: MatchState, seat: int, cube: int | None = None) -> Stakes:
+def stakes_for(state: MatchState, seat: int) -> Stakes:
     """The stakes of the game in progress from `seat`'s side (long nardy: points, no cube)."""
     s = state.settings
-    c = state.cube if cube is None else cube
     owner = None if state.cube_owner is None else ("me" if state.cube_owner == seat else "them")
     length = s.length if state.game.has_cube else 0  # long nardy: points per game
     live = bool(s.cube and state.game.has_cube and not state.crawford_game)
@@ -192,7 +191,7 @@ def stakes_for(state: MatchState, seat: int, cube: int | None = None) -> Stakes:
         length=length,
         me=max(s.length - state.score[seat], 1) if length else 0,
         them=max(s.length - state.score[1 - seat], 1) if length else 0,
-        cube=c,
+        cube=state.cube,
         owner=owner,
         cube_live=live,
         # A game's result is read after the Crawford game, once it is this one or past.
@@ -234,6 +233,8 @@ class Analyser:
             state = apply(state, action, check=False)
             if state.game_number != before or state.is_over:
                 first_move = True
+        while len(games) < len(state.games):
+            games.append([])  # a game resigned before anyone decided anything
         for seat in (0, 1):
             players[seat].result = self._standing(state, seat) - start[seat]
         return Analysis(games, players)
@@ -310,15 +311,7 @@ class Analyser:
         side: before his roll, the average over the rolls of his best play's value."""
         board = board_array(state.position_for(doubler))
         now = stakes_for(state, doubler)
-        doubled = Stakes(
-            now.length,
-            now.me,
-            now.them,
-            2 * now.cube,
-            "them",
-            now.cube_live,
-            now.post_crawford,
-        )
+        doubled = replace(now, cube=2 * now.cube, owner="them")
         arrays = np.array([board], dtype=np.int64)
         first = state.first_turn[doubler]
         nd = float(self.judge.before_roll_many(arrays, now, first)[0])
