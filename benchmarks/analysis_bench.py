@@ -63,6 +63,7 @@ class Compared:
     theirs: list[float]
     players: list[int]
     rates: list[tuple[float, float]]  # per player: (ours, gnubg's) error rate, mEMG
+    luck: list[tuple[float, float]]  # per checker play with a roll: (ours, gnubg's) luck, EMG
     decisions: int
     seconds: float
 
@@ -77,13 +78,15 @@ def compare(mat: Path, plies: int = DEFAULT_PLIES) -> Compared:
     theirs_games = [[d for d in g["decisions"] if d["action"] == "move"] for g in oracle["games"]]
     if len(ours_games) != len(theirs_games):
         raise ValueError(f"{mat.name}: {len(ours_games)} games, gnubg has {len(theirs_games)}")
-    ours, theirs, players = [], [], []
+    ours, theirs, players, luck = [], [], [], []
     for mine, gnubg in zip(ours_games, theirs_games, strict=True):
         if len(mine) != len(gnubg):
             raise ValueError(f"{mat.name}: {len(mine)} checker plays, gnubg has {len(gnubg)}")
         for a, b in zip(mine, gnubg, strict=True):
             if a.player != b["player"] or list(a.dice or ()) != b["dice"]:
                 raise ValueError(f"{mat.name}: decisions out of step ({a} vs {b})")
+            if a.luck is not None and b["luck"] is not None:
+                luck.append((a.luck, float(b["luck"])))
             if a.forced:
                 continue
             ours.append(a.error)
@@ -95,7 +98,7 @@ def compare(mat: Path, plies: int = DEFAULT_PLIES) -> Compared:
         gnubg_rate = 1000.0 * moves["error-skill"] / max(moves["unforced-moves"], 1)
         rates.append((analysis.players[seat].checker_error_rate, gnubg_rate))
     total = sum(len(g) for g in analysis.games)
-    return Compared(mat.stem, ours, theirs, players, rates, total, seconds)
+    return Compared(mat.stem, ours, theirs, players, rates, luck, total, seconds)
 
 
 def figures(matches: list[Compared]) -> dict[str, float]:
@@ -185,6 +188,11 @@ def main() -> int:
             f"\n{len(pairs)} doubles: |our - gnubg's| MWC, no double mean {nd.mean():.4f} max"
             f" {nd.max():.4f}, double/take mean {dt.mean():.4f} max {dt.max():.4f}"
         )
+    luck = np.array([x for m in matches for x in m.luck])
+    print(
+        f"luck of {len(luck)} rolls: correlation with gnubg's {np.corrcoef(luck.T)[0, 1]:.3f},"
+        f" mean |difference| {np.abs(luck[:, 0] - luck[:, 1]).mean():.4f} EMG"
+    )
     print("\nspeed (CPU seconds; target: a 7-point match of ~400 decisions under 5 s)")
     for m in matches:
         ms = 1000.0 * m.seconds / max(m.decisions, 1)
