@@ -11,6 +11,9 @@
   roll cannot be played. A bad line gets `{"error": "..."}` and the lines after it are still
   answered. `--level pubeval` (the tavla benchmark opponent, not a site level) is accepted
   as well.
+- `python -m games.bots analyse FILE.mat [--plies N]`: the post-game analysis of a gnubg
+  `.mat` match (tavla), one JSON document on stdout (games/bots/analysis.py, docs/analysis.md);
+  `--plies` 0 (the default, the service's) or 1. An unreadable file: a message on stderr, 2.
 
 Without --game it is tavla.
 """
@@ -25,6 +28,7 @@ from typing import Any, TextIO
 from games.rules import TAVLA, Dice, Game, RulesError, game_of
 
 from . import GAME_LEVELS, levels, player_for
+from .analysis import DEFAULT_PLIES, analyse_mat
 from .base import Player
 from .pubeval import PubevalPlayer
 
@@ -52,8 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     play = commands.add_parser("play", help="play position+dice JSON lines from stdin")
     play.add_argument("--game", choices=list(GAME_LEVELS), default="tavla", help="default: tavla")
     play.add_argument("--level", required=True, help="a level (see `levels`) or pubeval")
+    analyse = commands.add_parser("analyse", help="analyse a .mat match: JSON on stdout")
+    analyse.add_argument("file", help="a gnubg .mat match file (tavla)")
+    analyse.add_argument(
+        "--plies", type=int, choices=(0, 1), default=DEFAULT_PLIES, help="lookahead (default 0)"
+    )
     args = parser.parse_args(argv)
 
+    if args.command == "analyse":
+        return analyse_file(args.file, args.plies)
     if args.command == "levels":
         for name in levels(args.game):
             print(name)
@@ -64,6 +75,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc.args[0]}", file=sys.stderr)
         return 2
     play_jsonl(player, sys.stdin, sys.stdout, game_of(args.game))
+    return 0
+
+
+def analyse_file(path: str, plies: int = DEFAULT_PLIES) -> int:
+    """Print the analysis of the .mat file at `path`; 2 when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        analysis = analyse_mat(text, plies)
+    except (OSError, UnicodeDecodeError, RulesError) as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 2
+    json.dump(analysis.to_json(), sys.stdout)
+    sys.stdout.write("\n")
     return 0
 
 

@@ -1,0 +1,72 @@
+"""The analysis against GNU Backgammon's own analysis of the public set (issue 27's figures).
+
+tests/data/analysis-public holds 10 matches gnubg played against itself with noise and its
+0-ply cubeful analysis of each; benchmarks/analysis_bench.py computes the figures. The
+network of the top level is not yet good enough to meet the issue's targets (docs/
+analysis.md: by how much, and what would fix it): the targets are an expected failure,
+strict, so that the day they are met the test says so; the figures reached today are a
+floor that a change of the analysis must not fall below.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from benchmarks.analysis_bench import TARGETS, Compared, compare_all, figures
+
+
+@cache
+def public() -> tuple[list[Compared], dict[str, float]]:
+    matches = compare_all()
+    return matches, figures(matches)
+
+
+def test_every_match_lines_up_with_gnubgs_analysis() -> None:
+    matches, found = public()
+    assert len(matches) == 10
+    assert found["plays"] == 1319  # gnubg's unforced checker plays, all of them paired
+    for m in matches:
+        assert len(m.ours) == len(m.theirs) > 0
+
+
+def test_the_figures_reached_today() -> None:
+    _, f = public()
+    assert f["ratio"] < 2.1
+    assert f["correlation"] > 0.78
+    assert f["recall"] > 0.90
+    assert f["precision"] > 0.47
+    assert f["within"] > 0.62
+
+
+def test_a_7_point_match_is_analysed_in_under_5_s() -> None:
+    matches, _ = public()
+    longest = max(matches, key=lambda m: m.decisions)
+    assert longest.decisions > 400
+    assert longest.seconds < 5.0
+
+
+@pytest.mark.xfail(strict=True, reason="the network is not yet close enough to gnubg's")
+def test_the_issues_targets() -> None:
+    _, f = public()
+    low, high = TARGETS["ratio"]
+    assert low <= f["ratio"] <= high
+    assert f["correlation"] >= TARGETS["correlation"]
+    assert f["recall"] >= TARGETS["recall"]
+    assert f["precision"] >= TARGETS["precision"]
+    assert f["within"] >= TARGETS["within"]
+
+
+def test_cube_values_are_close_to_gnubgs() -> None:
+    import numpy as np
+
+    from benchmarks.analysis_bench import PUBLIC, cube_pairs
+
+    pairs = np.array([p for mat in sorted(PUBLIC.glob("*.mat")) for p in cube_pairs(mat)])
+    assert len(pairs) == 16  # every double of the set
+    no_double = np.abs(pairs[:, 0] - pairs[:, 2])
+    double_take = np.abs(pairs[:, 1] - pairs[:, 3])
+    # Match winning chances; measured 0.009 and 0.016 on average, 0.04 and 0.065 at most.
+    assert no_double.mean() < 0.015 and no_double.max() < 0.05
+    assert double_take.mean() < 0.025 and double_take.max() < 0.08
