@@ -40,9 +40,10 @@ from games.bots.analysis import (  # noqa: E402
     Analyser,
     Analysis,
     analyse_mat,
+    hints,
     stakes_for,
 )
-from games.rules import Double, MatchState, apply, mat_actions, parse_mat  # noqa: E402
+from games.rules import Double, MatchState, Move, apply, mat_actions, parse_mat  # noqa: E402
 
 PUBLIC = ROOT / "tests" / "data" / "analysis-public"
 TARGETS = {
@@ -200,7 +201,26 @@ def main() -> int:
     total = sum(m.seconds for m in matches)
     count = sum(m.decisions for m in matches)
     print(f"{'all':32} {count:4} decisions  {total:6.2f} s  {1000 * total / count:5.1f} ms each")
+    hint_ms = hint_times(sorted(PUBLIC.glob("*.mat"))[0])
+    print(
+        f"hints (target under 100 ms): {len(hint_ms)} positions, median"
+        f" {statistics.median(hint_ms):.1f} ms, slowest {max(hint_ms):.1f} ms (CPU)"
+    )
     return 0
+
+
+def hint_times(mat: Path) -> list[float]:
+    """CPU ms of `hints` (what GET /matches/{id}/hint will call) at each checker play."""
+    settings, actions = mat_actions(parse_mat(mat.read_text()))
+    state = MatchState.new(settings)
+    spent = []
+    for action in actions:
+        if isinstance(action, Move):
+            start = time.process_time()
+            hints(state)
+            spent.append(1000.0 * (time.process_time() - start))
+        state = apply(state, action)
+    return spent
 
 
 if __name__ == "__main__":

@@ -350,19 +350,15 @@ def test_nardy_one_ply_tells_the_network_from_the_heuristic() -> None:
     assert heuristic.error_rate > 3 * network.error_rate > 0.0
 
 
-def test_hints_rank_the_legal_plays_quickly() -> None:
-    import time
-
+def test_hints_rank_the_legal_plays() -> None:
+    """(Their speed is measured by benchmarks/analysis_bench.py, not here.)"""
     from games.bots.analysis import hints
 
     moves = _replay_moves(CUBE)
     analysis = analysed(CUBE)
     decisions = [d for g in analysis.games for d in g if d.action == "move"]
-    slowest = 0.0
     for d, (state, _) in list(zip(decisions, moves, strict=True))[:40]:
-        start = time.process_time()
         ranked = hints(state)
-        slowest = max(slowest, time.process_time() - start)
         if d.best is None:
             assert ranked == []
             continue
@@ -371,7 +367,6 @@ def test_hints_rank_the_legal_plays_quickly() -> None:
         assert ranked[0].equity == pytest.approx(d.best_equity, abs=1e-9)
         errors = [h.error for h in ranked]
         assert errors == sorted(errors)
-    assert slowest < 0.1  # a hint in under 100 ms
 
 
 def test_every_corpus_match_is_analysed() -> None:
