@@ -31,7 +31,7 @@ from matches.errors import VersionConflict
 from .committed import Committed, after_commit
 from .events import Event
 from .models import Match, MatchClock, MatchEvent
-from .replay import MatchView, StoredEvent, replay
+from .replay import Decided, MatchView, StoredEvent, extended, replay
 
 _CACHE_SIZE = 2048
 _cache: OrderedDict[UUID, MatchView] = OrderedDict()
@@ -73,13 +73,19 @@ def load_view(match_id: UUID, *, version: int | None = None, cached: bool = True
 
 
 def _numbered(
-    view: MatchView, events: Iterable[Event], actor_id: int | None, at: datetime
+    view: MatchView, decided: list[Decided], actor_id: int | None, at: datetime
 ) -> list[StoredEvent]:
     """The events as they are stored: numbered after `view.version`."""
     return [
-        StoredEvent(view.version + n, e.type, e.to_payload(), actor_id, at)
-        for n, e in enumerate(events, 1)
+        StoredEvent(view.version + n, d.event.type, d.event.to_payload(), actor_id, at)
+        for n, d in enumerate(decided, 1)
     ]
+
+
+def _decided(events: Iterable[Event | Decided]) -> list[Decided]:
+    """Events given plainly (a match created, a player seated) are folded as replay folds
+    them; a command's come with the state its judgement led to."""
+    return [e if isinstance(e, Decided) else Decided(e) for e in events]
 
 
 def cached_view(match_id: UUID) -> MatchView | None:
@@ -111,7 +117,7 @@ def _remember(match_id: UUID, view: MatchView) -> None:
 def append(
     match: Match,
     view: MatchView,
-    events: Iterable[Event],
+    events: Iterable[Event | Decided],
     *,
     actor_id: int | None,
     at: datetime,
@@ -121,10 +127,11 @@ def append(
     The unique (match, seq) constraint is the last line of defence: a writer that lost a
     race gets VersionConflict, never a duplicate or a gap.
     """
-    stored = _numbered(view, events, actor_id, at)
+    decided = _decided(events)
+    stored = _numbered(view, decided, actor_id, at)
     if not stored:
         return view
-    new_view = replay(stored, view)
+    new_view = extended(view, stored, decided)
     try:
         _write(match, stored, projection(match, new_view))
     except IntegrityError as exc:
@@ -152,7 +159,7 @@ def compare_and_set_available() -> bool:
 
 def append_if_at(
     view: MatchView,
-    events: Iterable[Event],
+    events: Iterable[Event | Decided],
     *,
     actor_id: int | None,
     at: datetime,
@@ -172,10 +179,11 @@ def append_if_at(
     is upserted in the same statement.
     """
     assert view.match_id is not None
-    stored = _numbered(view, events, actor_id, at)
+    decided = _decided(events)
+    stored = _numbered(view, decided, actor_id, at)
     if not stored:
         return view
-    new_view = replay(stored, view)
+    new_view = extended(view, stored, decided)
     values = projection_values(new_view)
     changed = (
         values

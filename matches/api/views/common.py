@@ -13,12 +13,13 @@ from rest_framework.response import Response
 
 from matches import selectors
 from matches.errors import VersionConflict
+from matches.services import presence
 from matches.store.models import Match
 from matches.store.replay import MatchView
 
 from ..contract import respond
 from ..errors import ApiError
-from ..permissions import load_match
+from ..permissions import load_match, readable_match
 
 MAX_VERSION = 2**31 - 1
 # ASCII digits only: "²".isdigit() is True and int("²") fails (an If-Match of b"\xb2" was a 500)
@@ -120,3 +121,11 @@ def with_current_version(exc: VersionConflict, match_id: Any) -> VersionConflict
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         exc.current_version = current
     return exc
+
+
+def seen_match(match_id: Any, user: Any) -> Match:
+    """The match a user's request is about, if he may read it (404 otherwise); a seated
+    player of a clocked online match is marked connected by it (README "Clocks")."""
+    match = readable_match(match_id, user)
+    presence.touch(match, user)
+    return match

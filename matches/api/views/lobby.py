@@ -13,10 +13,10 @@ from matches.services import lobby
 from .. import requests as rq
 from ..contract import respond
 from ..idempotency import run_write
-from ..permissions import Authenticated, check_can_act, readable_match
+from ..permissions import Authenticated, check_can_act
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle, MatchWriteThrottle
-from .common import state_response, valid
+from .common import seen_match, state_response, valid
 
 
 class JoinView(APIView):
@@ -26,7 +26,7 @@ class JoinView(APIView):
     @docs.matches_join
     def post(self, request: Request, match_id: str) -> Response:
         def handle() -> Response:
-            match = readable_match(match_id, request.user)
+            match = seen_match(match_id, request.user)
             data = valid(rq.JoinSerializer, request.data)
             view = lobby.join(match, request.user, data.get("seat"))
             return state_response(match.pk, view, request.user)
@@ -62,7 +62,7 @@ class RematchView(APIView):
     @docs.rematch
     def post(self, request: Request, match_id: str) -> Response:
         def handle() -> Response:
-            old = readable_match(match_id, request.user)
+            old = seen_match(match_id, request.user)
             check_can_act(old, request.user)
             view, created = lobby.rematch(old, request.user)
             return state_response(view.match_id, view, request.user, status=201 if created else 200)
