@@ -4,7 +4,7 @@ next steps of a partial play. Each action is one service call (matches/services/
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
@@ -26,7 +26,7 @@ from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, MatchWriteThrottle
 from .common import (
-    expected_version,
+    agreed_version,
     query,
     seen_match,
     state_response,
@@ -48,24 +48,36 @@ class CommandView(APIView):
     kind: type[services.Ask] = services.Ask
     fields: Callable[[dict[str, Any]], dict[str, Any]] = staticmethod(lambda data: {})
 
+    atomic_write: ClassVar[bool] = False  # one service call, itself one transaction
+    keyed: ClassVar[bool] = True  # an Idempotency-Key is honoured
+
     def post(self, request: Request, match_id: str) -> Response:
         # One service call, itself one transaction: no outer transaction unless idempotent.
-        return run_write(request, lambda: self.handle(request, match_id), atomic=False)
+        def handle() -> Response:
+            if_match = request.headers.get("If-Match")
+            return self.answer(
+                request.user, match_id, request.data, if_match, reported_lag(request)
+            )
 
-    def handle(self, request: Request, match_id: str) -> Response:
-        user = request.user
+        return run_write(request, handle, atomic=False)
+
+    @classmethod
+    def answer(
+        cls, user: Any, match_id: str, body: Any, if_match: str | None, lag: float | None
+    ) -> Response:
+        """The response to the command, over HTTP or a socket (matches/streams/commands.py)."""
         try:
-            version = expected_version(request)  # before the body: a bad version is its own error
-            data = valid(self.input_serializer, request.data)
+            version = agreed_version(if_match, body)  # before the body: a bad version first
+            data = valid(cls.input_serializer, body)
         except APIException:  # a bad request: but 404 and 403 come first, as they always did
-            check_can_act(seen_match(match_id, user), user, staff_may=self.kind.staff_may)
+            check_can_act(seen_match(match_id, user), user, staff_may=cls.kind.staff_may)
             raise
         command = services.Command(
             match_id,
             user,
-            self.kind(**self.fields(data)),
+            cls.kind(**cls.fields(data)),
             expected_version=version,
-            lag=reported_lag(request),
+            lag=lag,
             request=True,
         )
         try:
@@ -192,11 +204,19 @@ AbortView = command(
 
 class HeartbeatView(APIView):
     permission_classes = (Authenticated,)
+    atomic_write: ClassVar[bool] = False
+    keyed: ClassVar[bool] = False  # nothing is written but presence: a key changes nothing
 
     @docs.heartbeat
     def post(self, request: Request, match_id: str) -> Response:
-        match = seen_match(match_id, request.user)  # the player's presence: he is here
-        check_can_act(match, request.user)
+        return self.answer(request.user, match_id, request.data, None, None)
+
+    @classmethod
+    def answer(
+        cls, user: Any, match_id: str, body: Any, if_match: str | None, lag: float | None
+    ) -> Response:
+        match = seen_match(match_id, user)  # the player's presence: he is here
+        check_can_act(match, user)
         return Response(status=204)
 
 

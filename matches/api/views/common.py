@@ -86,8 +86,13 @@ def body_version(data: Any) -> int | None:
 
 def expected_version(request: Request) -> int | None:
     """The version a write was decided on: If-Match or `expected_version`, or None."""
-    header = parse_if_match(request.headers.get("If-Match"))
-    body = body_version(request.data)
+    return agreed_version(request.headers.get("If-Match"), request.data)
+
+
+def agreed_version(if_match: str | None, data: Any) -> int | None:
+    """The version of an If-Match value and a body's `expected_version`, or None."""
+    header = parse_if_match(if_match)
+    body = body_version(data)
     if header is not None and body is not None and header != body:
         raise ApiError(
             "invalid_version",
