@@ -378,11 +378,11 @@ class MatchState:
             cube_value=self.cube,
             cube_owner=self.cube_owner,
             player_on_roll=roller,
-            # Over, gnubg's flag is already the next game's: none after the match.
+            # This game's flag (`crawford_game`, the one the state and the admin show), kept
+            # after the match as gnubg keeps it; a game just over shows the next game's.
             crawford=(
-                _next_game_is_crawford(self, self.score)
-                if self.phase == Phase.OVER
-                else self.crawford_game and s.length > 0
+                (self.crawford_game and s.length > 0)
+                or (self.phase == Phase.OVER and _next_game_is_crawford(self, self.score))
             ),
             game_state=state,
             turn=to_act,

@@ -49,7 +49,6 @@ THEIR_HEAD = 12
 """The opponent's head in the mover's numbering."""
 GAME_NAMES: dict[bool, shapes.Game] = {False: "tavla", True: "long-nardy"}
 
-COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"
 
 
@@ -295,8 +294,7 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
         )
         found = {uid: (kind, display or missing[uid]) for uid, kind, display in rows}
         for user_id, name in missing.items():
-            kind = "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
-            out[user_id] = found.get(user_id, (kind, name))
+            out[user_id] = found.get(user_id, (PlayerProfile.kind_by_name(name), name))
             _remember(_profiles, user_id, (now + PROFILE_TTL, out[user_id]))
     return out
 
@@ -311,8 +309,7 @@ def player_kind(user: Any) -> str:
     profile = getattr(user, "tavla_profile", None) if user is not None else None
     if profile is not None:
         return str(profile.kind)
-    name = user.get_username() if user is not None else ""
-    return "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
+    return PlayerProfile.kind_by_name(user.get_username() if user is not None else "")
 
 
 def _seat_players(view: MatchView) -> list[shapes.Player | None]:

@@ -655,13 +655,12 @@ def kind_of(user: Any) -> str:
     kind = PlayerProfile.objects.filter(user_id=user.pk).values_list("kind", flat=True).first()
     if kind:
         return str(kind)
-    name = user.get_username()
-    return "computer" if name.startswith("computer-") else "registered"
+    return PlayerProfile.kind_by_name(user.get_username())
 
 
 def computer_user(level: str) -> Any:
     """The account the computer plays under at a level (created on first use)."""
     user, _ = get_user_model().objects.get_or_create(
-        username=f"computer-{level}", defaults={"is_active": True}
+        username=PlayerProfile.computer_username(level), defaults={"is_active": True}
     )
     return user
