@@ -284,6 +284,16 @@ _ENDED_BY = {
 }
 
 
+_WORDS: dict[str, str] = {str(row): str(how) for how, row in _ENDED_BY.items()}
+
+
+def ended_by_word(column: str) -> str | None:
+    """How a match ended in the one word the API uses (the rules' `EndedBy`, as the state's
+    `ended_by` says it), from the Match row's column, which keeps `points` for a game played
+    out (a stored value, not a word the API sends); None while it has not ended."""
+    return _WORDS.get(column) if column else None
+
+
 def _write(match: Match, stored: list[StoredEvent], changed: dict[str, object]) -> None:
     """Insert the events and update the projection's changed columns. On PostgreSQL in one
     statement (the INSERT in a WITH clause runs to completion whatever the UPDATE reads): one
