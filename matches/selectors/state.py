@@ -517,7 +517,7 @@ def match_state(
         ),
         crawford=shapes.Crawford(
             rule=s.crawford and s.length > 0 and not nardy,
-            crawford_game=state.crawford_game,
+            crawford_game=state.crawford_flag,  # as the Match ID says it
             post_crawford=state.post_crawford,
         ),
         score=shapes.Score(

@@ -14,7 +14,6 @@ the lock. The unique (match, seq) constraint stays the last line of defence of b
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from threading import Lock
 from typing import Any
 from uuid import UUID
 
+from cachetools import LRUCache
 from django.db import IntegrityError, connections, router, transaction
 
 from games.rules import EndedBy
@@ -34,7 +34,8 @@ from .models import Match, MatchClock, MatchEvent
 from .replay import Decided, MatchView, StoredEvent, extended, replay
 
 _CACHE_SIZE = 2048
-_cache: OrderedDict[UUID, MatchView] = OrderedDict()
+# the least recently used view goes first (cachetools; not thread-safe by itself: the lock)
+_cache: LRUCache[UUID, MatchView] = LRUCache(maxsize=_CACHE_SIZE)
 _cache_lock = Lock()
 
 
@@ -109,9 +110,8 @@ def _remember(match_id: UUID, view: MatchView) -> None:
         old = _cache.get(match_id)
         if old is None or old.version <= view.version:
             _cache[match_id] = view
-            _cache.move_to_end(match_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+        while len(_cache) > _CACHE_SIZE:  # the size as set now (a test makes it smaller)
+            _cache.popitem()  # the least recently used
 
 
 def append(
