@@ -43,11 +43,13 @@ def judged(
     once; a roll draws its dice only once the turn is checked (a refused roll spends none).
     Both are then folded as the facts they now are; every other action is judged by the
     rules' own `apply`."""
-    if isinstance(asked, rules.Move):  # a trusted caller's play, judged as a sent one
-        asked = PlayAsked(asked.player, [[s.frm, s.to] for s in asked.steps])
-    if isinstance(asked, PlayAsked):
+    if isinstance(asked, PlayAsked | rules.Move):
         rules.check_turn(state, rules.Phase.PLAY, asked.player, "move")
-        move = rules.Move(asked.player, chosen_play(state, asked.play).steps)
+        if isinstance(asked, PlayAsked):
+            move = rules.Move(asked.player, chosen_play(state, asked.play).steps)
+        else:  # a trusted caller's play: judged as a sent one, recorded as he gave it
+            chosen_play(state, [[s.frm, s.to] for s in asked.steps])
+            move = asked
         return move, rules.apply(state, move, check=False)
     if isinstance(asked, RollAsked):
         rules.check_turn(state, rules.Phase.ROLL, asked.player, "roll")
