@@ -108,6 +108,7 @@ def server_env(url: str, redis_port: int | None = None, public: str = "") -> dic
         API_THROTTLE_CREATE="1000000/min",
         API_THROTTLE_WRITE="1000000/min",
         API_THROTTLE_ANON_READ="1000000/min",
+        API_THROTTLE_GUEST_READ="1000000/min",
         API_THROTTLE_RULES="1000000/min",
         TAVLA_STREAMS_PER_CLIENT="1000000",
         TAVLA_STREAMS_PER_ADDRESS="1000000",

@@ -45,7 +45,7 @@ os.environ.update(
     CHANNEL_LAYER_URL=f"redis://127.0.0.1:{REDIS_PORT}/0",
     **{
         f"API_THROTTLE_{s}": "1000000/min"
-        for s in ("AUTH", "CREATE", "WRITE", "ANON_READ", "RULES")
+        for s in ("AUTH", "CREATE", "WRITE", "ANON_READ", "GUEST_READ", "RULES")
     },
 )
 

@@ -289,6 +289,15 @@ class MatchState:
         return self.phase == Phase.OVER
 
     @property
+    def crawford_flag(self) -> bool:
+        """The Crawford flag as gnubg's Match ID carries it, the one place the ID, the state's
+        `crawford` and the admin take it from: this game's while a game is played; once it is
+        over, already the next game's (none after the match, whatever the last game was)."""
+        if self.phase == Phase.OVER:
+            return _next_game_is_crawford(self, self.score)
+        return self.crawford_game and self.settings.length > 0
+
+    @property
     def post_crawford(self) -> bool:
         return self.crawford_done and not self.crawford_game
 
@@ -374,12 +383,7 @@ class MatchState:
             cube_value=self.cube,
             cube_owner=self.cube_owner,
             player_on_roll=roller,
-            # Over, gnubg's flag is already the next game's: none after the match.
-            crawford=(
-                _next_game_is_crawford(self, self.score)
-                if self.phase == Phase.OVER
-                else self.crawford_game and s.length > 0
-            ),
+            crawford=self.crawford_flag,
             game_state=state,
             turn=to_act,
             double_offered=self.phase == Phase.DOUBLED,

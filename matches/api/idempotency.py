@@ -36,12 +36,18 @@ MAX_KEY = 255
 
 def fingerprint(request: Any) -> str:
     """sha256 of method, full path and raw body (read before DRF parses it)."""
+    return fingerprint_of(request.method, request.get_full_path(), request._request.body)
+
+
+def fingerprint_of(method: str, path: str, body: bytes) -> str:
+    """The fingerprint of a request by its parts (a socket's command is the POST it stands
+    for: matches/streams/commands.py)."""
     digest = hashlib.sha256()
-    digest.update(request.method.encode())
+    digest.update(method.encode())
     digest.update(b"\0")
-    digest.update(request.get_full_path().encode())
+    digest.update(path.encode())
     digest.update(b"\0")
-    digest.update(request._request.body)
+    digest.update(body)
     return digest.hexdigest()
 
 
@@ -74,8 +80,25 @@ def run_write(request: Any, handler: Callable[[], Response], *, atomic: bool = T
     handler runs in a transaction of its own if `atomic` (several writes that belong
     together); `atomic=False` is for a handler whose single service call is its own
     transaction (then no savepoints are needed)."""
-    key = request.headers.get(HEADER)
-    user = request.user
+    return keyed_write(
+        request.user,
+        request.headers.get(HEADER),
+        lambda: fingerprint(request),
+        handler,
+        atomic=atomic,
+    )
+
+
+def keyed_write(
+    user: Any,
+    key: str | None,
+    request_fingerprint: Callable[[], str],
+    handler: Callable[[], Response],
+    *,
+    atomic: bool = True,
+) -> Response:
+    """`run_write` by its parts: the user, the key sent (or None) and the request's
+    fingerprint (computed only when there is a key)."""
     if key is None or not (user and user.is_authenticated):
         if not atomic:
             return handler()
@@ -89,7 +112,7 @@ def run_write(request: Any, handler: Callable[[], Response], *, atomic: bool = T
             {HEADER: ["invalid"]},
         )
     key = key_digest(key)
-    fp = fingerprint(request)
+    fp = request_fingerprint()
     existing = IdempotencyRecord.objects.filter(user=user, key=key).first()
     if existing is not None:
         return _replay(existing, fp)

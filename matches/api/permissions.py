@@ -1,14 +1,15 @@
-"""Who may read and who may act on a match.
+"""Who may read and who may act on a match, at the API's edge (the rules themselves are
+matches/services/access.py, which the command path asks too).
 
 - Reading: anyone (even without a token) for a public match; for a private one only its
   players (and staff). An unreadable match is reported as not found (404), never 403, so
   private matches do not leak.
 - Acting: only a player seated in the match; in hot-seat the one user acts for both seats.
-  Anyone else gets 403 `not_a_player` and nothing is written. (The services check the seat
-  again inside the transaction: this is the early, cheap refusal.)
+  Anyone else gets 403 `not_a_player` and nothing is written.
 - Every write needs a token (401 `not_authenticated` otherwise).
-- Every request of a seated player on a clocked online match marks him connected
-  (matches/presence.py).
+
+These checks write nothing: a seated player's request marking him connected is the views'
+own step (`presence.touch`, matches/services/presence.py; README "Clocks").
 """
 
 from __future__ import annotations
@@ -18,25 +19,19 @@ from uuid import UUID
 
 from rest_framework.permissions import BasePermission
 
-from matches.errors import NotAPlayer
-from matches.services import presence
+from matches.services.access import can_read, is_seated
+from matches.services.access import check_can_act as _check_can_act
 from matches.store.models import Match
 from matches.store.rows import fetch_match
 
 from .errors import match_not_found
 
+__all__ = ["Authenticated", "can_read", "check_can_act", "is_seated", "load_match", "readable"]
+
 
 class Authenticated(BasePermission):
     def has_permission(self, request: Any, view: Any) -> bool:
         return bool(request.user and request.user.is_authenticated)
-
-
-def is_seated(match: Match, user: Any) -> bool:
-    return bool(user and user.is_authenticated and user.pk in (match.player0_id, match.player1_id))
-
-
-def can_read(match: Match, user: Any) -> bool:
-    return match.public or is_seated(match, user) or bool(user and user.is_staff)
 
 
 def load_match(match_id: Any) -> Match:
@@ -57,14 +52,12 @@ def readable_match(match_id: Any, user: Any) -> Match:
 
 
 def readable(match: Match, user: Any) -> Match:
-    """`match` (a row already read, e.g. locked by a command) if the user may read it."""
+    """`match` (a row already read) if the user may read it."""
     if not can_read(match, user):
         raise match_not_found(match.pk)
-    presence.touch(match, user)  # a seated player's request: he is connected (README Clocks)
     return match
 
 
 def check_can_act(match: Match, user: Any) -> None:
     """403 unless the user sits in the match."""
-    if not is_seated(match, user):
-        raise NotAPlayer("you do not play in this match: spectators can watch, not move")
+    _check_can_act(match, user)

@@ -28,13 +28,13 @@ from games.rules import (
     Variant,
     position_from_id,
 )
-from matches.store.models import Match
+from matches.store.models import Match, PlayerProfile
 
 from . import reservednames
 from .names import display_name_problem, impersonates
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
-RESERVED_PREFIXES = ("guest-", "computer-")
+RESERVED_PREFIXES = ("guest-", PlayerProfile.COMPUTER_PREFIX)
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
 BLANK_NAME = (

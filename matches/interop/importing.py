@@ -91,7 +91,7 @@ def _drive(view: MatchView, action: rules.Action, dice: ScriptedDice) -> MatchVi
     if view.match_id is None:  # pragma: no cover - views of stored matches have ids
         raise ValueError("a view without a match")
     return services.match_act(
-        match_id=view.match_id, user=None, action=action, dice=dice, hint=view, savepoint=False
+        match_id=view.match_id, user=None, action=action, dice=dice, within=view
     )
 
 

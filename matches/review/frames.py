@@ -483,7 +483,7 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
         cube_value=state.cube,
         cube_owner=state.cube_owner,
         cube_offered=state.phase == rules.Phase.DOUBLED,
-        crawford=state.crawford_game,
+        crawford=state.crawford_flag,  # as the Match ID says it
         to_act=state.to_act,
         caption=f"Event {frame.seq}: {frame.text}",
         moved_from=marks[0],

@@ -19,7 +19,7 @@ from matches.store.models import EarlyExit, Match, PlayerProfile, PlayerRating, 
 
 from . import shapes
 from .ratings import RATED_KINDS
-from .state import COMPUTER_PREFIX, display_name, matches_of, player_kind
+from .state import display_name, matches_of, player_kind
 
 
 class PlayerNotFound(LookupError):
@@ -198,7 +198,7 @@ def seek_state(
             "player0", "player1", "player0__tavla_profile", "player1__tavla_profile"
         ).get(pk=seek.match_id)
         other = match.player1 if match.player0_id == seek.user_id else match.player0
-        if other is not None and not other.get_username().startswith(COMPUTER_PREFIX):
+        if other is not None and PlayerProfile.kind_by_name(other.get_username()) != "computer":
             opponent = player_ref(other)
     waiting = seek.status == Seek.Status.WAITING
     computer = None

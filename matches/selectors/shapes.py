@@ -31,7 +31,9 @@ Mode = Literal["online", "hotseat", "computer"]
 Status = Literal["waiting", "active", "finished", "aborted"]
 Phase = Literal["opening", "roll", "play", "doubled", "resigning", "over"]
 EndedBy = Literal["bearoff", "drop", "resign", "timeout", "forfeit", "abort"]
-SummaryEndedBy = Literal["points", "drop", "resign", "timeout", "forfeit", "abort"]
+# The list says how a match ended in the state's words; `points` is the word it used for
+# `bearoff` before (kept in the schema, no longer sent).
+SummaryEndedBy = Literal["bearoff", "points", "drop", "resign", "timeout", "forfeit", "abort"]
 ENDED_BY = typing.get_args(EndedBy)
 SUMMARY_ENDED_BY = typing.get_args(SummaryEndedBy)
 PlayerKind = Literal["registered", "guest", "bot", "computer", "named"]

@@ -37,13 +37,12 @@ from games.rules import (
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.plays import first_turn_of, plays_of
 from matches.store.replay import MatchView
-from matches.store.streams import status_of
+from matches.store.streams import ended_by_word, status_of
 
 from . import shapes
 from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
 
-COMPUTER_PREFIX = "computer-"
 GUEST_PREFIX = "guest-"
 
 
@@ -316,8 +315,7 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
         )
         found = {uid: (kind, display or missing[uid]) for uid, kind, display in rows}
         for user_id, name in missing.items():
-            kind = "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
-            out[user_id] = found.get(user_id, (kind, name))
+            out[user_id] = found.get(user_id, (PlayerProfile.kind_by_name(name), name))
             _remember(_profiles, user_id, (now + PROFILE_TTL, out[user_id]))
     return out
 
@@ -332,8 +330,7 @@ def player_kind(user: Any) -> str:
     profile = getattr(user, "tavla_profile", None) if user is not None else None
     if profile is not None:
         return str(profile.kind)
-    name = user.get_username() if user is not None else ""
-    return "computer" if name.startswith(COMPUTER_PREFIX) else "registered"
+    return PlayerProfile.kind_by_name(user.get_username() if user is not None else "")
 
 
 def _seat_players(view: MatchView) -> list[shapes.Player | None]:
@@ -545,7 +542,7 @@ def match_state(
         ),
         crawford=shapes.Crawford(
             rule=s.crawford and s.length > 0 and game.has_cube,
-            crawford_game=state.crawford_game,
+            crawford_game=state.crawford_flag,  # as the Match ID says it
             post_crawford=state.post_crawford,
         ),
         score=shapes.Score(
@@ -635,7 +632,7 @@ def match_summary(
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,
-        ended_by=match.ended_by or None,
+        ended_by=ended_by_word(match.ended_by),  # type: ignore[arg-type]
         version=match.version,
         lobby=lobby_json(
             match,

@@ -1,12 +1,22 @@
 """Commands on matches: every write to the store goes through here (README "Match store").
 
-`play` holds the match commands (`match_act` takes a rules Action, for callers that decide
-in the rules' terms), `lobby` opening and joining matches, `moderation` staff actions,
-`deadlines`/`clock` the clock's decisions, `presence` the reconnect rule, `computer` the
-computer opponent's turn.
+`play` holds the match commands (`run` takes a `Command`: who asks what of which match;
+`match_act` takes a rules Action, for callers that decide in the rules' terms), `judgement`
+the one place the rules judge a command, `access` who may read and act, `lobby` opening and
+joining matches, `moderation` staff actions, `deadlines`/`clock` the clock's decisions,
+`presence` the reconnect rule, `computer` the computer opponent's turn.
 """
 
 from .play import (
+    AbortMatch,
+    Act,
+    Ask,
+    Command,
+    Outcome,
+    PlayDice,
+    Resign,
+    ResignMatch,
+    Roll,
     computer_user,
     match_abort,
     match_accept_resign,
@@ -24,9 +34,19 @@ from .play import (
     match_roll,
     match_take,
     match_timeout,
+    run,
 )
 
 __all__ = [
+    "AbortMatch",
+    "Act",
+    "Ask",
+    "Command",
+    "Outcome",
+    "PlayDice",
+    "Resign",
+    "ResignMatch",
+    "Roll",
     "computer_user",
     "match_abort",
     "match_accept_resign",
@@ -44,4 +64,5 @@ __all__ = [
     "match_roll",
     "match_take",
     "match_timeout",
+    "run",
 ]

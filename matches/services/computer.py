@@ -23,10 +23,9 @@ from games.rules import RulesError
 from matches.errors import StoreError, VersionConflict
 from matches.store import MatchView, load_view
 from matches.store.dice import SECRET_DICE
-from matches.store.models import Match
+from matches.store.models import Match, PlayerProfile
 
 from . import play as commands
-from .ratings import COMPUTER_PREFIX
 
 logger = logging.getLogger(__name__)
 
@@ -56,8 +55,8 @@ def owed(now: datetime, idle: timedelta, limit: int = 200) -> list[UUID]:
     the seat to act) and nothing was written for `idle`: the task of its turn was lost (the
     web process died after the commit, the broker was down, the worker died mid-turn). The
     sweeper sends their turns again; a turn already under way makes the repeat a no-op."""
-    computer_to_move = Q(turn=0, player0__username__startswith=COMPUTER_PREFIX) | Q(
-        turn=1, player1__username__startswith=COMPUTER_PREFIX
+    computer_to_move = Q(turn=0, player0__username__startswith=PlayerProfile.COMPUTER_PREFIX) | Q(
+        turn=1, player1__username__startswith=PlayerProfile.COMPUTER_PREFIX
     )
     return list(
         Match.objects.filter(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
@@ -23,7 +23,7 @@ from django.utils import timezone
 
 import games.rules as rules
 from games import bots
-from games.rules import ClockSettings, Dice, IllegalAction, InvalidSettings, RulesError
+from games.rules import ClockSettings, IllegalAction, InvalidSettings, RulesError
 from matches.errors import (
     MatchFull,
     MatchNotFound,
@@ -42,8 +42,8 @@ from matches.store.events import (
     event_for_action,
 )
 from matches.store.models import Match, PlayerProfile
-from matches.store.plays import chosen_play, plays_on_turn
-from matches.store.replay import MatchView
+from matches.store.plays import plays_on_turn
+from matches.store.replay import Decided, MatchView
 from matches.store.rows import fetch_match
 from matches.store.streams import (
     append,
@@ -53,13 +53,10 @@ from matches.store.streams import (
     load_view,
 )
 
-from . import conduct, ratings
+from . import conduct, presence, ratings
+from .access import check_can_act
 from .deadlines import clock_row, out_of_time, record_deadline
-
-Decide = Callable[[MatchView, int], list[rules.Action]]
-# Checks of the caller's right to act, given the locked Match row (the API's permissions):
-# the one read of the row serves both.
-Authorize = Callable[[Match], None]
+from .judgement import Asked, PlayAsked, RollAsked, judged
 
 
 def rated_clock_text() -> str:
@@ -132,7 +129,7 @@ def match_create(
     created.settings().check()
     if created.clock is not None:
         ClockSettings.from_json(created.clock)
-    events: list[Event] = [created]
+    events: list[Event | Decided] = [created]
     seats: list[tuple[int, Any]] = []
     if user is not None:
         seats.append((seat, user))
@@ -200,107 +197,67 @@ def match_join(
         if user is not None:
             setattr(match, f"player{chosen}", user)
             match.save(update_fields=[f"player{chosen}"])
-        events: list[Event] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
+        events: list[Event | Decided] = [joined, *_follow_ups(view.state, len(free) == 1, dice)]
         view = append(match, view, events, actor_id=_id(user), at=now)
         record_deadline(view, now)  # clocked online matches: the deadline, presence
         return view
 
 
-def match_roll(
-    *, match_id: UUID, user: Any, dice: DiceSource = SECRET_DICE, **kw: Any
-) -> MatchView:
-    return _command(
-        match_id, user, lambda v, s: [rules.Roll(s, _roll(v, s, dice))], dice=dice, **kw
-    )
+def match_roll(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
+    return run(Command(match_id, user, Roll(), **kw)).view
 
 
 def match_play(*, match_id: UUID, user: Any, play: str | list[Any], **kw: Any) -> MatchView:
     """Play the rolled dice: notation ("24/18 13/10") or steps ([[24, 18], [13, 10]])."""
-
-    def decide(view: MatchView, seat: int) -> list[rules.Action]:
-        state = _state(view)
-        rules.check_turn(state, rules.Phase.PLAY, seat, "move")
-        return [rules.Move(seat, chosen_play(state, play).steps)]
-
-    return _command(match_id, user, decide, **kw)
+    return run(Command(match_id, user, PlayDice(play), **kw)).view
 
 
 def match_double(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.Double(s)], **kw)
+    return run(Command(match_id, user, Act(rules.Double), **kw)).view
 
 
 def match_take(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.Take(s)], **kw)
+    return run(Command(match_id, user, Act(rules.Take), **kw)).view
 
 
 def match_drop(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.Drop(s)], **kw)
+    return run(Command(match_id, user, Act(rules.Drop), **kw)).view
 
 
 def match_resign(*, match_id: UUID, user: Any, value: int = 1, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.Resign(s, value)], **kw)
+    return run(Command(match_id, user, Resign(value), **kw)).view
 
 
 def match_accept_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.AcceptResign(s)], **kw)
+    return run(Command(match_id, user, Act(rules.AcceptResign), **kw)).view
 
 
 def match_reject_resign(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
-    return _command(match_id, user, lambda v, s: [rules.RejectResign(s)], **kw)
+    return run(Command(match_id, user, Act(rules.RejectResign), **kw)).view
 
 
 def match_resign_match(*, match_id: UUID, user: Any, **kw: Any) -> MatchView:
     """The player gives up the whole match, at any moment of it (his turn or not): the
     opponent wins with the points the match still needed (an unlimited match: the cube)."""
 
-    def decide(view: MatchView, seat: int) -> list[rules.Action]:
-        if _state(view).is_over:
-            raise IllegalAction.because("match_over")
-        return [rules.LoseMatch(seat, rules.EndedBy.RESIGN)]
-
-    return _command(match_id, user, decide, **kw)
+    return run(Command(match_id, user, ResignMatch(), **kw)).view
 
 
 def match_timeout(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
     """The seat's time ran out: it loses the match. Refused unless the clock says so, so a
     late or repeated clock task changes nothing."""
-
-    now = kw.pop("now", None) or timezone.now()
-
-    def decide(view: MatchView, s: int) -> list[rules.Action]:
-        if _state(view).is_over:
-            raise IllegalAction.because("match_over")
-        if out_of_time(view, now) != s:
-            raise IllegalAction(f"seat {s} is not out of time")
-        return [rules.LoseMatch(s, rules.EndedBy.TIMEOUT)]
-
-    return _command(match_id, None, decide, seat=seat, now=now, clock_checked=False, **kw)
+    return run(Command(match_id, None, TimeOut(), seat=seat, **kw)).view
 
 
 def match_forfeit(*, match_id: UUID, seat: int, **kw: Any) -> MatchView:
     """The seat left and did not come back in time: it loses the match."""
-    return _command(
-        match_id, None, lambda v, s: [rules.LoseMatch(s, rules.EndedBy.FORFEIT)], seat=seat, **kw
-    )
+    return run(Command(match_id, None, Forfeit(), seat=seat, **kw)).view
 
 
 def match_abort(*, match_id: UUID, user: Any, reason: str = "", **kw: Any) -> MatchView:
     """End a match with no winner: a player before anything was decided (an online match
     before its opening roll, others before the first move), staff any time."""
-
-    def decide(view: MatchView, seat: int) -> list[rules.Action]:
-        if _state(view).is_over:
-            raise IllegalAction.because("match_over")
-        staff = user is None or getattr(user, "is_staff", False)
-        if not staff and view.moves:
-            raise IllegalAction("a match can be aborted only before the first move")
-        if not staff and not view.player_may_abort:  # fair dice (MatchView.player_may_abort)
-            raise IllegalAction(
-                "an online match can be aborted only before the opening roll: resign instead"
-            )
-        return [rules.Abort(reason)]
-
-    return _command(match_id, user, decide, any_user=True, needs_opponent=False, **kw)
+    return run(Command(match_id, user, AbortMatch(reason), **kw)).view
 
 
 def match_act(*, match_id: UUID, user: Any, action: rules.Action, **kw: Any) -> MatchView:
@@ -309,8 +266,7 @@ def match_act(*, match_id: UUID, user: Any, action: rules.Action, **kw: Any) -> 
     with the dice it carries (the server drew them, or the file says them)."""
     if not isinstance(action, _PLAYER_ACTIONS):
         raise IllegalAction(f"{type(action).__name__} is not an action a player takes")
-    seat = action.player
-    return _command(match_id, user, lambda v, s: [action], seat=seat, **kw)
+    return run(Command(match_id, user, Given(action), seat=action.player, **kw)).view
 
 
 _PLAYER_ACTIONS = (
@@ -343,138 +299,226 @@ def match_offer_rematch(
         return append(match, view, [offered], actor_id=_id(user), at=now)
 
 
-# -- the command path -------------------------------------------------------------------------
+# -- what a command asks ------------------------------------------------------------------
 
 
-def _command(
-    match_id: UUID,
-    user: Any,
-    decide: Decide,
-    *,
-    expected_version: int | None = None,
-    seat: int | None = None,
-    now: datetime | None = None,
-    dice: DiceSource = SECRET_DICE,
-    any_user: bool = False,
-    clock_checked: bool = True,
-    needs_opponent: bool = True,
-    hint: MatchView | None = None,
-    authorize: Authorize | None = None,
-    savepoint: bool = True,
-    lag: float | None = None,
-) -> MatchView:
-    """The command path. `lag`: the network lag (seconds) the player's client reports for
-    this command; compensated within his quota (games.rules.clock.LagTracker) and recorded in
-    the command's first event. `hint`: the view a trusted caller got from its previous command in
-    the same transaction (an import), used when it is still at the locked row's version.
-    `savepoint=False`: inside a caller's transaction that fails whole (an import), no
-    savepoint per command.
-    `authorize`: the caller's permission checks, run on the Match row before anything else.
+class Ask:
+    """What a command asks of the match, turned into the rules' actions for the acting seat.
 
-    First without a lock (`_unlocked`): decided on the view at the row's version (or, with no
-    permissions to check, this process's cached view) and written by one compare-and-set
-    statement. When that cannot be done (no cached view, the match ends, the clock ran out,
-    an import) or another writer came first, the command is decided again in a transaction
-    with the Match row locked: one read of the row, no read of events when this process's
-    cached view is at its version."""
-    now = now or timezone.now()
-    turn = _Turn(user, decide, expected_version, seat, dice, any_user, needs_opponent, lag)
-    if hint is None and savepoint and compare_and_set_available():
-        done = _unlocked(match_id, turn, now, clock_checked, authorize)
-        if done is not None:
-            return done
-    late: int | None = None
-    with transaction.atomic(savepoint=savepoint):
-        match = _lock(match_id)
-        if authorize is not None:
-            authorize(match)
-        if hint is not None and hint.match_id == match.pk and hint.version == match.version:
-            view = hint
-        else:
-            view = load_view(match.pk, version=match.version)
-        acting, state = turn.check(view)
-        late = out_of_time(view, now, turn.lag_of(view, acting)) if clock_checked else None
-        if late is not None:
-            # Too late: the timeout is written now, even if no clock task has come yet.
-            lost = rules.apply(state, rules.LoseMatch(late, rules.EndedBy.TIMEOUT), check=False)
-            view = _store(match, view, [TimedOut(late)], lost, actor_id=None, at=now)
-        else:
-            events, state = turn.decided(view, acting, state)
-            view = _store(match, view, events, state, actor_id=_id(user), at=now)
-        record_deadline(view, now)  # clocked online matches: the deadline
-    if late is not None:
-        raise OutOfTime(late)
-    return view
+    Each kind says who may ask it: `staff_may` (staff act without a seat), `before_start`
+    (asked while the match waits for its second player), `timed` (the clock is looked at
+    first: a command after the deadline loses on time instead). A new command is a new Ask
+    and a function building its `Command`."""
+
+    staff_may: ClassVar[bool] = False
+    before_start: ClassVar[bool] = False
+    timed: ClassVar[bool] = True
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
-class _Turn:
-    """A command's caller and decision, checked and decided on a view (by either path)."""
+class Act(Ask):
+    """An action that needs nothing but the acting seat (double, take, drop, ...)."""
 
+    action: Callable[[int], rules.Action]
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [self.action(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Given(Ask):
+    """An action a trusted caller decided in the rules' terms (the computer, an import)."""
+
+    action: rules.Action
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [self.action]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Ask):
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [RollAsked(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDice(Ask):
+    play: str | list[Any]
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [PlayAsked(seat, self.play)]
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Ask):
+    value: int = 1
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [rules.Resign(seat, self.value)]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut(Ask):
+    """The clock's task: refused unless the seat really is out of time."""
+
+    timed: ClassVar[bool] = False  # it is the clock's own decision
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        if _state(view).is_over:
+            raise IllegalAction.because("match_over")
+        if out_of_time(view, command.at) != seat:
+            raise IllegalAction(f"seat {seat} is not out of time")
+        return [rules.LoseMatch(seat, rules.EndedBy.TIMEOUT)]
+
+
+@dataclass(frozen=True, slots=True)
+class ResignMatch(Ask):
+    """The player gives up the whole match, his turn or not."""
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        if _state(view).is_over:
+            raise IllegalAction.because("match_over")
+        return [rules.LoseMatch(seat, rules.EndedBy.RESIGN)]
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit(Ask):
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        return [rules.LoseMatch(seat, rules.EndedBy.FORFEIT)]
+
+
+@dataclass(frozen=True, slots=True)
+class AbortMatch(Ask):
+    reason: str = ""
+    staff_may: ClassVar[bool] = True
+    before_start: ClassVar[bool] = True
+
+    def actions(self, view: MatchView, seat: int, command: Command) -> list[Asked]:
+        if _state(view).is_over:
+            raise IllegalAction.because("match_over")
+        user = command.user
+        staff = user is None or getattr(user, "is_staff", False)
+        if not staff and view.moves:
+            raise IllegalAction("a match can be aborted only before the first move")
+        if not staff and not view.player_may_abort:  # fair dice (MatchView.player_may_abort)
+            raise IllegalAction(
+                "an online match can be aborted only before the opening roll: resign instead"
+            )
+        return [rules.Abort(self.reason)]
+
+
+# -- the command path -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command on a match, as a value: who asks what, and on which version.
+
+    `user` None is the system (the clock, imports, admins' tools); `seat` the seat it acts
+    for (a user's own when None). `request`: a player's request (the API, a socket): the
+    Match row is read and the user authorised on it before anything is decided; otherwise a
+    trusted caller, decided on this process's cached view without reading the row. `lag`:
+    the network lag (seconds) the client reports, compensated within his quota
+    (games.rules.clock.LagTracker) and recorded in the command's first event. `within`: the
+    view an import's previous command left, inside the import's one transaction (no
+    savepoint per command); used when still at the locked row's version.
+    """
+
+    match_id: UUID | str
     user: Any
-    decide: Decide
-    expected_version: int | None
-    seat: int | None
-    dice: DiceSource
-    any_user: bool
-    needs_opponent: bool
+    ask: Ask
+    expected_version: int | None = None
+    seat: int | None = None
     lag: float | None = None
+    request: bool = False
+    now: datetime | None = None
+    dice: DiceSource = SECRET_DICE
+    within: MatchView | None = None
 
-    def lag_of(self, view: MatchView, acting: int) -> float | None:
-        """The lag to judge this command's time with: the reported lag (0 if none) when the
-        acting seat's move is running; None (the grace) for the system's and anyone else's."""
-        if self.user is None or view.clock is None or view.clock.running != acting:
-            return None
-        return self.lag if self.lag is not None else 0.0
-
-    def check(self, view: MatchView) -> tuple[int, rules.MatchState]:
-        """The acting seat and the state, or the refusal: a stale version, not a player, no
-        opponent yet."""
-        if self.expected_version is not None and self.expected_version != view.version:
-            raise VersionConflict(view.version, self.expected_version)
-        acting = _acting_seat(view, self.user, self.seat, self.any_user)
-        state = _state(view)
-        if self.needs_opponent and not view.full and not state.is_over:
-            raise IllegalAction("the match has not started: it is waiting for an opponent")
-        return acting, state
-
-    def decided(
-        self, view: MatchView, acting: int, state: rules.MatchState
-    ) -> tuple[list[Event], rules.MatchState]:
-        """The command's events (with what the server records after them) and the state
-        they lead to."""
-        events: list[Event] = []
-        for action in self.decide(view, acting):
-            state = rules.apply(state, action)
-            events.append(event_for_action(action))
-        clock = view.clock
-        if self.lag is not None and events and clock is not None and clock.running == acting:
-            events[0] = replace(events[0], lag=clock.compensation(self.lag))
-        events += _follow_ups(state, view.full, self.dice)  # these never end a match
-        return events, state
+    @property
+    def at(self) -> datetime:
+        return self.now or timezone.now()
 
 
-def _unlocked(
-    match_id: UUID,
-    turn: _Turn,
-    now: datetime,
-    clock_checked: bool,
-    authorize: Authorize | None,
-) -> MatchView | None:
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a command left: the Match row as written (None for a trusted caller's command
+    written on the cached view) and the view at the new version."""
+
+    match: Match | None
+    view: MatchView
+
+
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    """A command decided on a view: its events with the states they lead to, or the seat
+    found out of time (the timeout is written instead)."""
+
+    events: list[Decided]
+    ending: rules.MatchState
+    late: int | None = None
+
+
+def run(command: Command) -> Outcome:
+    """The command path: load, authorise, decide once, append, return the row and the view.
+
+    First without a lock: decided on the view at the row's version (a request) or on this
+    process's cached view (a trusted caller) and written by one compare-and-set statement
+    (PostgreSQL). When that cannot be done (no cached view, the match ends, the clock ran
+    out, an import) or another writer came first, the command is decided again in a
+    transaction with the Match row locked."""
+    command = replace(command, now=command.at)
+    if command.within is None and compare_and_set_available():
+        done = _at_once(command)
+        if done is not None:
+            return done
+    with transaction.atomic(savepoint=command.within is None):
+        match = _lock(command.match_id)
+        if command.request:
+            _authorize(match, command)
+        within = command.within
+        if within is not None and within.match_id == match.pk and within.version == match.version:
+            view = within
+        else:
+            view = load_view(match.pk, version=match.version)
+        decision = _decide(command, view)
+        view = _store(
+            match,
+            view,
+            decision,
+            actor_id=None if decision.late is not None else _id(command.user),
+            at=command.at,
+        )
+        record_deadline(view, command.at)  # clocked online matches: the deadline
+    if decision.late is not None:
+        raise OutOfTime(decision.late)
+    return Outcome(match, view)
+
+
+def _authorize(match: Match, command: Command) -> None:
+    """The user may act on this match (no side effect); a seated player is seen by it."""
+    check_can_act(match, command.user, staff_may=command.ask.staff_may)
+    presence.touch(match, command.user, command.now)
+
+
+def _at_once(command: Command) -> Outcome | None:
     """The command decided without a transaction and written by `append_if_at`; None when
     it must be decided under the lock instead (nothing was written then).
 
-    With `authorize` the Match row is read (the permissions need it) and the view is the one
-    at its version; without, the process's cached view is taken as it is, and the write finds
+    A request reads the Match row (to authorise on it) and is decided on the view at its
+    version; a trusted caller's on the process's cached view as it is, and the write finds
     out if it was behind. A refusal is final only when the view was the row's: refused on a
     cached view that may be behind, the command is asked again under the lock."""
-    pk = _pk(match_id)
+    pk = _pk(command.match_id)
     match: Match | None = None
-    if authorize is not None:
+    if command.request:
         match = fetch_match(pk)
         if match is None:
-            raise MatchNotFound(match_id)
-        authorize(match)
+            raise MatchNotFound(command.match_id)
+        _authorize(match, command)
         view = load_view(match.pk, version=match.version)
     else:
         cached = cached_view(pk)
@@ -482,26 +526,66 @@ def _unlocked(
             return None
         view = cached
     try:
-        acting, state = turn.check(view)
-        if clock_checked and out_of_time(view, now, turn.lag_of(view, acting)) is not None:
-            return None  # the timeout is written under the lock
-        events, state = turn.decided(view, acting, state)
+        decision = _decide(command, view)
     except (RulesError, StoreError):
         if match is None:
             return None
         raise
-    if state.is_over:
-        return None  # the end (its ratings, early exits) is written under the lock
+    if decision.late is not None or decision.ending.is_over:
+        return None  # the timeout, the end (its ratings, early exits) are written under the lock
     # A command seats nobody: a match that keeps a clock row has had it since it started
     # (match_join), and the statement upserts it.
-    return append_if_at(view, events, actor_id=_id(turn.user), at=now, match=match, clock=clock_row)
+    written = append_if_at(
+        view,
+        decision.events,
+        actor_id=_id(command.user),
+        at=command.at,
+        match=match,
+        clock=clock_row,
+    )
+    return None if written is None else Outcome(match, written)
+
+
+def _decide(command: Command, view: MatchView) -> _Decision:
+    """The one decision of a command on a view: the refusal (a stale version, not a player,
+    no opponent yet, the rules'), the timeout when the acting seat is out of time, or the
+    events with the states they lead to."""
+    if command.expected_version is not None and command.expected_version != view.version:
+        raise VersionConflict(view.version, command.expected_version)
+    ask = command.ask
+    acting = _acting_seat(view, command.user, command.seat, ask.staff_may)
+    state = _state(view)
+    if not ask.before_start and not view.full and not state.is_over:
+        raise IllegalAction("the match has not started: it is waiting for an opponent")
+    if ask.timed:
+        late = out_of_time(view, command.at, _lag_of(command, view, acting))
+        if late is not None:  # too late: the timeout is written now, even before the clock task
+            lost = rules.apply(state, rules.LoseMatch(late, rules.EndedBy.TIMEOUT), check=False)
+            return _Decision([Decided(TimedOut(late), lost)], lost, late)
+    events: list[Decided] = []
+    for asked in ask.actions(view, acting, command):
+        action, state = judged(state, asked, command.dice)
+        events.append(Decided(event_for_action(action), state))
+    clock = view.clock
+    if command.lag is not None and events and clock is not None and clock.running == acting:
+        first = events[0]
+        events[0] = Decided(replace(first.event, lag=clock.compensation(command.lag)), first.state)
+    events += _follow_ups(state, view.full, command.dice)  # these never end a match
+    return _Decision(events, state)
+
+
+def _lag_of(command: Command, view: MatchView, acting: int) -> float | None:
+    """The lag to judge a command's time with: the reported lag (0 if none) when the acting
+    seat's move is running; None (the grace) for the system's and anyone else's."""
+    if command.user is None or view.clock is None or view.clock.running != acting:
+        return None
+    return command.lag if command.lag is not None else 0.0
 
 
 def _store(
     match: Match,
     view: MatchView,
-    events: list[Event],
-    ending: rules.MatchState,
+    decision: _Decision,
     *,
     actor_id: int | None,
     at: datetime,
@@ -509,18 +593,19 @@ def _store(
     """Append a command's events; when they end the match, what its end sets off in the same
     transaction: the ratings (whose lock must come before the insert) and early exits."""
     was_over = view.state is not None and view.state.is_over
-    if not was_over and ending.is_over:
-        ratings.lock_before_end(view, ending)
-    view = append(match, view, events, actor_id=actor_id, at=at)
+    if not was_over and decision.ending.is_over:
+        ratings.lock_before_end(view, decision.ending)
+    view = append(match, view, decision.events, actor_id=actor_id, at=at)
     if not was_over and view.state is not None and view.state.is_over:
         ratings.on_match_end(view)
         conduct.on_match_end(view, actor_id)
     return view
 
 
-def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[Event]:
-    """What the server records by itself: opening rolls (ties again), forced passes."""
-    events: list[Event] = []
+def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[Decided]:
+    """What the server records by itself: opening rolls (ties again), forced passes. Decided
+    here from the state (a pass only when no play is legal), so folded as facts."""
+    events: list[Decided] = []
     while full and not state.is_over:
         if state.phase == rules.Phase.OPENING:
             action: rules.Action = rules.OpeningRoll(*dice.opening())
@@ -530,12 +615,12 @@ def _follow_ups(state: rules.MatchState, full: bool, dice: DiceSource) -> list[E
             action = rules.Move(state.turn, ())
         else:
             break
-        state = rules.apply(state, action)
-        events.append(event_for_action(action))
+        state = rules.apply(state, action, check=False)
+        events.append(Decided(event_for_action(action), state))
     return events
 
 
-def _acting_seat(view: MatchView, user: Any, seat: int | None, any_user: bool) -> int:
+def _acting_seat(view: MatchView, user: Any, seat: int | None, staff_may: bool) -> int:
     """The seat a user acts for: his own; in hot-seat the one whose move it is."""
     state = _state(view)
     if user is None:  # the system: clocks, imports, admins' tools
@@ -544,7 +629,7 @@ def _acting_seat(view: MatchView, user: Any, seat: int | None, any_user: bool) -
         return seat
     seats = view.seats_of(user.pk)
     if not seats:
-        if any_user and getattr(user, "is_staff", False):
+        if staff_may and getattr(user, "is_staff", False):
             return seat if seat is not None else 0
         raise NotAPlayer("you do not play in this match")
     if seat is not None:
@@ -556,28 +641,20 @@ def _acting_seat(view: MatchView, user: Any, seat: int | None, any_user: bool) -
     return seats[0]
 
 
-def _roll(view: MatchView, seat: int, dice: DiceSource) -> Dice:
-    state = _state(view)
-    if state.phase != rules.Phase.ROLL or state.turn != seat:
-        # Let the rules give the reason, without spending dice.
-        rules.apply(state, rules.Roll(seat, Dice.of(1, 2)))
-    return dice.roll()
-
-
 def _state(view: MatchView) -> rules.MatchState:
     if view.state is None:  # pragma: no cover - every stream starts with match_created
         raise MatchNotFound("?")
     return view.state
 
 
-def _pk(match_id: UUID) -> UUID:
+def _pk(match_id: UUID | str) -> UUID:
     try:
         return match_id if isinstance(match_id, UUID) else UUID(str(match_id))
     except (ValueError, TypeError):
         raise MatchNotFound(match_id) from None
 
 
-def _lock(match_id: UUID) -> Match:
+def _lock(match_id: UUID | str) -> Match:
     match = fetch_match(_pk(match_id), for_update=True)
     if match is None:
         raise MatchNotFound(match_id)
@@ -595,13 +672,12 @@ def kind_of(user: Any) -> str:
     kind = PlayerProfile.objects.filter(user_id=user.pk).values_list("kind", flat=True).first()
     if kind:
         return str(kind)
-    name = user.get_username()
-    return "computer" if name.startswith("computer-") else "registered"
+    return PlayerProfile.kind_by_name(user.get_username())
 
 
 def computer_user(level: str) -> Any:
     """The account the computer plays under at a level (created on first use)."""
     user, _ = get_user_model().objects.get_or_create(
-        username=f"computer-{level}", defaults={"is_active": True}
+        username=PlayerProfile.computer_username(level), defaults={"is_active": True}
     )
     return user

@@ -49,8 +49,6 @@ logger = logging.getLogger(__name__)
 RATED_KINDS = frozenset({"registered", "bot"})
 """Accounts that are rated (FIBS rates its bots too); guests and the computer never are."""
 
-COMPUTER_PREFIX = "computer-"
-
 
 @dataclass(frozen=True, slots=True)
 class RatedResult:
@@ -201,7 +199,7 @@ def seat_kind(seat: Seat, profiles: Mapping[int, str]) -> str:
         return seat.kind
     if seat.user_id is not None and seat.user_id in profiles:
         return profiles[seat.user_id]
-    return "computer" if seat.name.startswith(COMPUTER_PREFIX) else "registered"
+    return PlayerProfile.kind_by_name(seat.name)
 
 
 def rated_result(

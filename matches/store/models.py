@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from django.conf import settings
 from django.db import models
@@ -348,6 +348,22 @@ class PlayerProfile(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REGISTERED)
     display_name = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
+
+    # The computer's accounts are named `computer-<level>`, one per level: the one place a
+    # username says what kind an account is (names starting so are reserved at sign-up).
+    COMPUTER_PREFIX: ClassVar[str] = "computer-"
+
+    @classmethod
+    def computer_username(cls, level: str) -> str:
+        """The username of the computer's account at a level."""
+        return f"{cls.COMPUTER_PREFIX}{level}"
+
+    @classmethod
+    def kind_by_name(cls, username: str) -> str:
+        """The kind of an account that has no profile (the computer's have none): by its
+        name, the computer or a registered player."""
+        computer = username.startswith(cls.COMPUTER_PREFIX)
+        return str(cls.Kind.COMPUTER if computer else cls.Kind.REGISTERED)
 
     class Meta:
         db_table = "tavla_api_playerprofile"  # made by the API app before it moved here

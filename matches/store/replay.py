@@ -103,15 +103,39 @@ def replay(events: Iterable[StoredEvent], start: MatchView | None = None) -> Mat
     fields = {name: getattr(view, name) for name in _FIELDS}
     folded = False
     for stored in events:
-        _fold_into(fields, stored)
+        _fold_into(fields, stored, stored.event, None)
         folded = True
     return MatchView(**fields) if folded else view
 
 
-def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A command's event as it was decided: the event itself and, for an event the rules
+    fold, the state the judgement led to. Appending it folds the view with these, so a
+    decided command is neither parsed back from its payload nor applied a second time."""
+
+    event: Event
+    state: rules.MatchState | None = None
+
+
+def extended(
+    view: MatchView, stored: Iterable[StoredEvent], decided: Iterable[Decided]
+) -> MatchView:
+    """`view` after a command's events, numbered as `stored`, with the states `decided` says
+    (an event without one is folded as replay folds it)."""
+    fields = {name: getattr(view, name) for name in _FIELDS}
+    folded = False
+    for one, d in zip(stored, decided, strict=True):
+        _fold_into(fields, one, d.event, d.state)
+        folded = True
+    return MatchView(**fields) if folded else view
+
+
+def _fold_into(
+    v: dict[str, Any], stored: StoredEvent, event: Event, state: rules.MatchState | None
+) -> None:
     if stored.seq != v["version"] + 1:
         raise ReplayError(f"event seq {stored.seq} follows {v['version']}: the stream has a gap")
-    event = stored.event
     v["version"] = stored.seq
     if isinstance(event, RematchOffered):  # after the end: the game is unchanged
         v["rematch"] = event.match_id
@@ -133,11 +157,15 @@ def _fold_into(v: dict[str, Any], stored: StoredEvent) -> None:
         if seats[0] is not None and seats[1] is not None:
             v["started_at"] = stored.at
     else:
-        action = event.to_action()
         before = v["state"]
-        if action is None or before is None:
+        action = None if state is not None else event.to_action()
+        if before is None or (state is None and action is None):
             raise ReplayError(f"event {stored.seq} ({stored.type}) has nothing to apply to")
-        after = rules.apply(before, action, check=False)
+        if state is not None:  # decided just now: the judgement's own state
+            after = state
+        else:  # a recorded fact, never re-judged
+            assert action is not None
+            after = rules.apply(before, action, check=False)
         v["state"] = after
         if after.to_act != before.to_act or after.phase != before.phase:
             v["turn_started_at"] = stored.at

@@ -14,7 +14,6 @@ the lock. The unique (match, seq) constraint stays the last line of defence of b
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from threading import Lock
 from typing import Any
 from uuid import UUID
 
+from cachetools import LRUCache
 from django.db import IntegrityError, connections, router, transaction
 
 from games.rules import EndedBy
@@ -31,10 +31,11 @@ from matches.errors import VersionConflict
 from .committed import Committed, after_commit
 from .events import Event
 from .models import Match, MatchClock, MatchEvent
-from .replay import MatchView, StoredEvent, replay
+from .replay import Decided, MatchView, StoredEvent, extended, replay
 
 _CACHE_SIZE = 2048
-_cache: OrderedDict[UUID, MatchView] = OrderedDict()
+# the least recently used view goes first (cachetools; not thread-safe by itself: the lock)
+_cache: LRUCache[UUID, MatchView] = LRUCache(maxsize=_CACHE_SIZE)
 _cache_lock = Lock()
 
 
@@ -73,13 +74,19 @@ def load_view(match_id: UUID, *, version: int | None = None, cached: bool = True
 
 
 def _numbered(
-    view: MatchView, events: Iterable[Event], actor_id: int | None, at: datetime
+    view: MatchView, decided: list[Decided], actor_id: int | None, at: datetime
 ) -> list[StoredEvent]:
     """The events as they are stored: numbered after `view.version`."""
     return [
-        StoredEvent(view.version + n, e.type, e.to_payload(), actor_id, at)
-        for n, e in enumerate(events, 1)
+        StoredEvent(view.version + n, d.event.type, d.event.to_payload(), actor_id, at)
+        for n, d in enumerate(decided, 1)
     ]
+
+
+def _decided(events: Iterable[Event | Decided]) -> list[Decided]:
+    """Events given plainly (a match created, a player seated) are folded as replay folds
+    them; a command's come with the state its judgement led to."""
+    return [e if isinstance(e, Decided) else Decided(e) for e in events]
 
 
 def cached_view(match_id: UUID) -> MatchView | None:
@@ -103,15 +110,14 @@ def _remember(match_id: UUID, view: MatchView) -> None:
         old = _cache.get(match_id)
         if old is None or old.version <= view.version:
             _cache[match_id] = view
-            _cache.move_to_end(match_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+        while len(_cache) > _CACHE_SIZE:  # the size as set now (a test makes it smaller)
+            _cache.popitem()  # the least recently used
 
 
 def append(
     match: Match,
     view: MatchView,
-    events: Iterable[Event],
+    events: Iterable[Event | Decided],
     *,
     actor_id: int | None,
     at: datetime,
@@ -121,10 +127,11 @@ def append(
     The unique (match, seq) constraint is the last line of defence: a writer that lost a
     race gets VersionConflict, never a duplicate or a gap.
     """
-    stored = _numbered(view, events, actor_id, at)
+    decided = _decided(events)
+    stored = _numbered(view, decided, actor_id, at)
     if not stored:
         return view
-    new_view = replay(stored, view)
+    new_view = extended(view, stored, decided)
     try:
         _write(match, stored, projection(match, new_view))
     except IntegrityError as exc:
@@ -152,7 +159,7 @@ def compare_and_set_available() -> bool:
 
 def append_if_at(
     view: MatchView,
-    events: Iterable[Event],
+    events: Iterable[Event | Decided],
     *,
     actor_id: int | None,
     at: datetime,
@@ -172,10 +179,11 @@ def append_if_at(
     is upserted in the same statement.
     """
     assert view.match_id is not None
-    stored = _numbered(view, events, actor_id, at)
+    decided = _decided(events)
+    stored = _numbered(view, decided, actor_id, at)
     if not stored:
         return view
-    new_view = replay(stored, view)
+    new_view = extended(view, stored, decided)
     values = projection_values(new_view)
     changed = (
         values
@@ -274,6 +282,16 @@ _ENDED_BY = {
     EndedBy.FORFEIT: Match.EndedBy.FORFEIT,
     EndedBy.ABORT: Match.EndedBy.ABORT,
 }
+
+
+_WORDS: dict[str, str] = {str(row): str(how) for how, row in _ENDED_BY.items()}
+
+
+def ended_by_word(column: str) -> str | None:
+    """How a match ended in the one word the API uses (the rules' `EndedBy`, as the state's
+    `ended_by` says it), from the Match row's column, which keeps `points` for a game played
+    out (a stored value, not a word the API sends); None while it has not ended."""
+    return _WORDS.get(column) if column else None
 
 
 def _write(match: Match, stored: list[StoredEvent], changed: dict[str, object]) -> None:

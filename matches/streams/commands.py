@@ -1,45 +1,59 @@
-"""A player's command sent on a WebSocket runs as the very HTTP request it stands for.
+"""A player's command sent on a WebSocket: the same answer as the HTTP request it stands for.
 
 `{"type": "command", "match": M, "action": "play", "body": {...}, "expected_version": 12,
-"idempotency_key": "k1"}` becomes `POST /api/v1/matches/M/play` with that JSON body,
-`If-Match: "12"`, `Idempotency-Key: k1` and the socket's token, dispatched in this process
-through the same URL and the same API view as over HTTP. So the socket gets the same state,
-the same error codes, the same idempotency records (a key used over HTTP and then over the
-socket for the same request is the same request) and the same version and permission rules,
-by construction, whatever the views become.
+"idempotency_key": "k1"}` is answered as `POST /api/v1/matches/M/play` with that JSON body,
+`If-Match: "12"`, `Idempotency-Key: k1` and the socket's token would be: the same view's
+`answer` (which calls the same service) is called directly, after the same checks in the same
+order (the token, the rate limits, the Idempotency-Key), with no HTTP request made up. So the
+socket gets the same state, the same error codes and bodies, the same idempotency records (a
+key used over HTTP and then over the socket for the same request is the same request: the
+fingerprint is the POST's) and the same version and permission rules.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 from uuid import UUID
 
-from django.core.handlers.wsgi import WSGIRequest
-from django.urls import Resolver404, resolve
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions
 
+from matches.api.authentication import TokenAuthentication
 from matches.api.errors import ApiError, error_response
+from matches.api.idempotency import fingerprint_of, keyed_write
+from matches.api.views import commands as command_views
+from matches.api.views import lobby as lobby_views
 
 # The writes of one match a socket may send (the POST endpoints under /matches/{id}/).
-ACTIONS = frozenset(
-    {
-        "join",
-        "abort",
-        "rematch",
-        "roll",
-        "play",
-        "double",
-        "take",
-        "drop",
-        "resign",
-        "resign-match",
-        "accept",
-        "reject",
-        "heartbeat",
-    }
-)
+WRITES: dict[str, Any] = {
+    "join": lobby_views.JoinView,
+    "abort": command_views.AbortView,
+    "rematch": lobby_views.RematchView,
+    "roll": command_views.RollView,
+    "play": command_views.PlayView,
+    "double": command_views.DoubleView,
+    "take": command_views.TakeView,
+    "drop": command_views.DropView,
+    "resign": command_views.ResignView,
+    "resign-match": command_views.ResignMatchView,
+    "accept": command_views.AcceptView,
+    "reject": command_views.RejectView,
+    "heartbeat": command_views.HeartbeatView,
+}
+ACTIONS = frozenset(WRITES)
 KEPT_HEADERS = ("ETag", "Location", "Idempotent-Replayed")
+
+
+class _Caller:
+    """What the rate limits look at in a request: the user, the method, the token."""
+
+    method = "POST"
+
+    def __init__(self, user: Any, auth: Any, client: tuple[str, int] | None) -> None:
+        self.user = user
+        self.auth = auth
+        self.META = {"REMOTE_ADDR": client[0] if client else "127.0.0.1"}
 
 
 def run_command(
@@ -68,53 +82,64 @@ def run_command(
             body = {}
         if not isinstance(body, dict):
             raise ApiError("invalid_request", "`body` must be a JSON object.", {"body": ["object"]})
-        headers: dict[str, str] = {}
+        if_match = None
         if expected_version is not None:
             if not isinstance(expected_version, int) or isinstance(expected_version, bool):
                 raise ApiError(
                     "invalid_version", detail={"expected_version": [str(expected_version)[:40]]}
                 )
-            headers["HTTP_IF_MATCH"] = f'"{expected_version}"'
-        if idempotency_key is not None:
-            headers["HTTP_IDEMPOTENCY_KEY"] = str(idempotency_key)
-        if token:
-            headers["HTTP_AUTHORIZATION"] = f"Token {token}"
-        request = _request(
-            f"/api/v1/matches/{match}/{action}", json.dumps(body).encode(), headers, client
-        )
-        try:
-            resolved = resolve(request.path_info)
-        except Resolver404:  # pragma: no cover - every action has its route
-            raise ApiError("not_found") from None
-        response = resolved.func(request, *resolved.args, **resolved.kwargs)
-    except ApiError as exc:  # refused before it became a request
+            if_match = f'"{expected_version}"'
+        view = WRITES[action]
+        # as DRF's `initial` would: who it is, that he is signed in, his rate
+        user, auth = _authenticated(token)
+        _check_throttles(view, _Caller(user, auth, client))
+        path = f"/api/v1/matches/{match}/{action}"
+        raw = json.dumps(body).encode()
+
+        def handle() -> Any:
+            return view.answer(user, str(match), body, if_match, None)
+
+        if view.keyed:
+            key = None if idempotency_key is None else str(idempotency_key)
+            response = keyed_write(
+                user,
+                key,
+                lambda: fingerprint_of("POST", path, raw),
+                handle,
+                atomic=view.atomic_write,
+            )
+        else:
+            response = handle()
+    except Exception as exc:
         refusal = error_response(exc)
-        assert refusal is not None
-        return refusal.status_code, refusal.data, {}
-    if hasattr(response, "render"):
-        response.render()
-    content = json.loads(response.content) if response.content else None
+        if refusal is None:
+            raise
+        response = refusal
+    content = None if response.data is None else json.loads(json.dumps(response.data))
     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
     return response.status_code, content, kept
 
 
-def _request(
-    path: str, body: bytes, headers: dict[str, str], client: tuple[str, int] | None
-) -> WSGIRequest:
-    host = client[0] if client else "127.0.0.1"
-    environ = {
-        "REQUEST_METHOD": "POST",
-        "PATH_INFO": path,
-        "SCRIPT_NAME": "",
-        "QUERY_STRING": "",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(body)),
-        "SERVER_NAME": "websocket",
-        "SERVER_PORT": "0",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": host,
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.url_scheme": "http",
-        **headers,
-    }
-    return WSGIRequest(environ)
+def _authenticated(token: str | None) -> tuple[Any, Any]:
+    """The token's user (401 `authentication_failed` for a bad one) or 401
+    `not_authenticated` without a token: every write needs one."""
+    if not token:
+        raise exceptions.NotAuthenticated()
+    if len(token.split()) != 1:  # as the Authorization header it stood for would be read
+        raise exceptions.AuthenticationFailed("Send 'Authorization: Token <key>'.")
+    user, auth = TokenAuthentication().authenticate_credentials(token)
+    if user is None or isinstance(user, AnonymousUser) or not user.is_authenticated:
+        raise exceptions.NotAuthenticated()  # pragma: no cover - a token's user is a user
+    return user, auth
+
+
+def _check_throttles(view: Any, caller: _Caller) -> None:
+    """The view's rate limits, as DRF's `check_throttles` applies them."""
+    waits = []
+    for throttle_class in view.throttle_classes:
+        throttle = throttle_class()
+        if not throttle.allow_request(caller, view):
+            waits.append(throttle.wait())
+    if waits:
+        known = [w for w in waits if w is not None]
+        raise exceptions.Throttled(max(known, default=None))

@@ -45,7 +45,8 @@ from matches import selectors
 from matches.api.authentication import digest
 from matches.api.contract import render
 from matches.api.errors import ApiError, Limited, error_body, error_response
-from matches.api.permissions import load_match, readable_match
+from matches.api.permissions import load_match
+from matches.api.views.common import seen_match
 from matches.store.streams import load_view
 
 from . import commands, lobby
@@ -437,7 +438,7 @@ def _signed_in_and_readable(token: str | None, match_ref: Any, user: Any) -> tup
         user = user_of(token)
         if user is None or not user.is_authenticated:
             return None, None
-    return user, readable_match(match_ref, user)
+    return user, seen_match(match_ref, user)
 
 
 def _state(match_id: str, user: Any) -> dict[str, Any]:

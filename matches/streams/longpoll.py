@@ -18,10 +18,9 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.permissions import readable_match
 from matches.api.requests import EventsQuerySerializer
 from matches.api.schema import operations as docs
-from matches.api.views.common import query
+from matches.api.views.common import query, seen_match
 from matches.store.models import Match
 from matches.store.streams import stored_events
 
@@ -40,7 +39,7 @@ class EventsView(AsyncAPIView):
     @docs.events
     async def get(self, request: Request, match_id: str) -> Response:
         q = query(EventsQuerySerializer, request)
-        match = await in_thread(readable_match, match_id, request.user)
+        match = await in_thread(seen_match, match_id, request.user)
         after = q["after"]
         wait = min(q["wait"], getattr(settings, "TAVLA_LONG_POLL_MAX", 30))
         if wait <= 0 or match.status == Match.Status.ABORTED:

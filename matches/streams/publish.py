@@ -34,7 +34,7 @@ from django.conf import settings
 
 from matches.services.notices import Notice
 from matches.store.committed import Committed
-from matches.store.models import Match, MatchLobby
+from matches.store.models import Match, MatchLobby, PlayerProfile
 
 from . import lobby
 from .hub import followed_here, local_hub, match_group, serving_loop, user_group
@@ -132,7 +132,7 @@ def notifications(committed: Committed) -> list[tuple[int, str]]:
     if state is not None and not state.is_over and view.full and state.to_act is not None:
         seat = view.seats[state.to_act]
         user_id = seat.user_id if seat is not None else None
-        human = seat is not None and not seat.name.startswith("computer-")
+        human = seat is not None and PlayerProfile.kind_by_name(seat.name) != "computer"
         if human and user_id is not None and user_id != committed.actor_id:
             out.append((user_id, "your_turn"))
     return out

@@ -24,9 +24,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
 from matches.api.errors import ApiError
-from matches.api.permissions import readable_match
 from matches.api.schema.common import MATCH_ID, errors
-from matches.api.views.common import VERSION_RE, valid
+from matches.api.views.common import VERSION_RE, seen_match, valid
 
 from .db import in_thread
 from .follow import Follower
@@ -117,7 +116,7 @@ class StreamView(AsyncAPIView):
                     {"Last-Event-ID": [last[:40]]},
                 )
             after = int(last.strip())
-        match = await in_thread(readable_match, match_id, request.user)
+        match = await in_thread(seen_match, match_id, request.user)
         slot = acquire_for_request(request)  # 429 too_many_streams past the caps
         follower = Follower(Hub.current(), match, after, request.user)
         try:

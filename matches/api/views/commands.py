@@ -4,77 +4,87 @@ next steps of a partial play. Each action is one service call (matches/services/
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import games.rules as rules
 from games.rules import IllegalAction, Phase, Step, parse_moves
 from matches import selectors, services
 from matches.errors import VersionConflict
+from matches.services.access import check_can_act
 from matches.store import load_view
-from matches.store.models import Match
 from matches.store.plays import first_turn_of
-from matches.store.replay import MatchView
 
 from .. import requests as rq
 from ..contract import respond
 from ..idempotency import run_write
-from ..permissions import Authenticated, check_can_act, readable, readable_match
+from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, MatchWriteThrottle
-from .common import expected_version, query, state_response, valid, with_current_version
+from .common import (
+    agreed_version,
+    query,
+    seen_match,
+    state_response,
+    valid,
+    with_current_version,
+)
 
 
 class CommandView(APIView):
-    """A command on a match by one of its players: the shared path of every action."""
+    """A command on a match by one of its players: the shared path of every action.
+
+    The view authenticates and parses; the service (`services.run`) loads the row,
+    authorises, decides once and appends, and gives back the row and the view the response
+    is made of."""
 
     permission_classes = (Authenticated,)
     throttle_classes = (AnonReadThrottle, MatchWriteThrottle)
     input_serializer: type = rq.EmptyWriteSerializer
-    staff_may: bool = False
+    kind: type[services.Ask] = services.Ask
+    fields: Callable[[dict[str, Any]], dict[str, Any]] = staticmethod(lambda data: {})
+
+    atomic_write: ClassVar[bool] = False  # one service call, itself one transaction
+    keyed: ClassVar[bool] = True  # an Idempotency-Key is honoured
 
     def post(self, request: Request, match_id: str) -> Response:
         # One service call, itself one transaction: no outer transaction unless idempotent.
-        return run_write(request, lambda: self.handle(request, match_id), atomic=False)
-
-    def handle(self, request: Request, match_id: str) -> Response:
-        user = request.user
-        try:
-            version = expected_version(request)  # before the body: a bad version is its own error
-            data = valid(self.input_serializer, request.data)
-        except APIException:  # a bad request: but 404 and 403 come first, as they always did
-            self.authorize(readable_match(match_id, user), user)
-            raise
-        locked: list[Match] = []
-
-        def authorize(match: Match) -> None:  # on the row the command read: one read
-            self.authorize(readable(match, user), user)
-            locked.append(match)  # the last one read is the one written
-
-        try:
-            view = self.run(
-                match_id, user, {**data, "lag": reported_lag(request)}, version, authorize
+        def handle() -> Response:
+            if_match = request.headers.get("If-Match")
+            return self.answer(
+                request.user, match_id, request.data, if_match, reported_lag(request)
             )
+
+        return run_write(request, handle, atomic=False)
+
+    @classmethod
+    def answer(
+        cls, user: Any, match_id: str, body: Any, if_match: str | None, lag: float | None
+    ) -> Response:
+        """The response to the command, over HTTP or a socket (matches/streams/commands.py)."""
+        try:
+            version = agreed_version(if_match, body)  # before the body: a bad version first
+            data = valid(cls.input_serializer, body)
+        except APIException:  # a bad request: but 404 and 403 come first, as they always did
+            check_can_act(seen_match(match_id, user), user, staff_may=cls.kind.staff_may)
+            raise
+        command = services.Command(
+            match_id,
+            user,
+            cls.kind(**cls.fields(data)),
+            expected_version=version,
+            lag=lag,
+            request=True,
+        )
+        try:
+            done = services.run(command)
         except VersionConflict as exc:
             raise with_current_version(exc, match_id) from None
-        return state_response(locked[-1], view, user)
-
-    def authorize(self, match: Match, user: Any) -> None:
-        if not (self.staff_may and user.is_staff):
-            check_can_act(match, user)
-
-    def run(
-        self,
-        match_id: str,
-        user: Any,
-        data: dict[str, Any],
-        version: int | None,
-        authorize: Callable[[Match], None],
-    ) -> MatchView:
-        raise NotImplementedError
+        return state_response(done.match, done.view, user)
 
 
 LAG_HEADER = "Tavla-Lag"
@@ -94,38 +104,24 @@ def reported_lag(request: Request) -> float | None:
 
 def command(
     name: str,
-    service: Callable[..., MatchView],
+    kind: type[services.Ask],
     summary: str,
     description: str,
     rules_errors: tuple[str, ...] = ("illegal_action", "not_your_turn"),
     input_serializer: type = rq.EmptyWriteSerializer,
     example: dict[str, Any] | None = None,
-    extra: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: {},
+    fields: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: {},
 ) -> type[CommandView]:
-    """A CommandView for one service, documented."""
+    """A CommandView for one kind of command: what it asks (`kind`, with the `fields` taken
+    from the request's body), documented."""
 
     class View(CommandView):
-        def run(
-            self,
-            match_id: str,
-            user: Any,
-            data: dict[str, Any],
-            version: int | None,
-            authorize: Callable[[Match], None],
-        ) -> MatchView:
-            return service(
-                match_id=match_id,
-                user=user,
-                expected_version=version,
-                authorize=authorize,
-                lag=data.get("lag"),
-                **extra(data),
-            )
-
         @docs.command(name, summary, description, rules_errors, input_serializer, example)
         def post(self, request: Request, match_id: str) -> Response:
             return CommandView.post(self, request, match_id)
 
+    View.kind = kind
+    View.fields = staticmethod(fields)
     View.input_serializer = input_serializer
     View.__name__ = View.__qualname__ = f"{name.title().replace('_', '').replace('-', '')}View"
     return View
@@ -133,14 +129,14 @@ def command(
 
 RollView = command(
     "roll",
-    services.match_roll,
+    services.Roll,
     "Roll the dice",
     "The server rolls (never the client). If the roll cannot be played the turn passes at"
     " once (a `passed` event).",
 )
 PlayView = command(
     "play",
-    services.match_play,
+    services.PlayDice,
     "Play the rolled dice",
     'A whole play: notation ("24/18 13/11", "bar/22*", "6/off", "8/5(2)") or steps'
     " [[from, to], ...] in your numbering (25 = bar, 0 = off). An illegal play gets 422"
@@ -152,35 +148,41 @@ PlayView = command(
 )
 DoubleView = command(
     "double",
-    services.match_double,
+    services.Act,
     "Offer the cube (before rolling)",
     "While the cube is centred either player may double on his turn before rolling;"
     " afterwards only its owner. Never in the Crawford game; never in long nardy (400"
     " `no_cube_in_long_nardy`).",
     ("illegal_action", "not_your_turn", "no_cube_in_long_nardy"),
+    fields=lambda data: {"action": rules.Double},
 )
 TakeView = command(
-    "take", services.match_take, "Take the double", "The cube doubles and becomes yours."
+    "take",
+    services.Act,
+    "Take the double",
+    "The cube doubles and becomes yours.",
+    fields=lambda data: {"action": rules.Take},
 )
 DropView = command(
     "drop",
-    services.match_drop,
+    services.Act,
     "Drop the double",
     "You lose the game at the cube's value before the offer.",
+    fields=lambda data: {"action": rules.Drop},
 )
 ResignView = command(
     "resign",
-    services.match_resign,
+    services.Resign,
     "Offer to resign the game",
     "On your turn: a single (1), gammon (2) or backgammon (3), times the cube. The opponent"
     " accepts or rejects.",
     input_serializer=rq.ResignSerializer,
     example={"value": 2, "expected_version": 12},
-    extra=lambda data: {"value": int(data["value"])},
+    fields=lambda data: {"value": int(data["value"])},
 )
 ResignMatchView = command(
     "resign-match",
-    services.match_resign_match,
+    services.ResignMatch,
     "Resign the whole match",
     "At any moment of the match, your turn or not: it ends at once and the opponent wins with"
     " the points the match still needed (an unlimited match: the cube's value). Recorded as a"
@@ -189,32 +191,41 @@ ResignMatchView = command(
 )
 AcceptView = command(
     "accept",
-    services.match_accept_resign,
+    services.Act,
     "Accept the opponent's resignation",
     "The game ends at the offered value times the cube.",
+    fields=lambda data: {"action": rules.AcceptResign},
 )
 RejectView = command(
     "reject",
-    services.match_reject_resign,
+    services.Act,
     "Reject the opponent's resignation",
     "Play goes on where it was.",
+    fields=lambda data: {"action": rules.RejectResign},
 )
 AbortView = command(
     "abort",
-    services.match_abort,
+    services.AbortMatch,
     "Abort the match (before the first move)",
     "Ends the match with no winner; allowed until the first play (staff: any time).",
 )
-AbortView.staff_may = True
 
 
 class HeartbeatView(APIView):
     permission_classes = (Authenticated,)
+    atomic_write: ClassVar[bool] = False
+    keyed: ClassVar[bool] = False  # nothing is written but presence: a key changes nothing
 
     @docs.heartbeat
     def post(self, request: Request, match_id: str) -> Response:
-        match = readable_match(match_id, request.user)  # touches the player's presence
-        check_can_act(match, request.user)
+        return self.answer(request.user, match_id, request.data, None, None)
+
+    @classmethod
+    def answer(
+        cls, user: Any, match_id: str, body: Any, if_match: str | None, lag: float | None
+    ) -> Response:
+        match = seen_match(match_id, user)  # the player's presence: he is here
+        check_can_act(match, user)
         return Response(status=204)
 
 
@@ -226,7 +237,7 @@ class NextStepsView(APIView):
     @docs.next_steps
     def get(self, request: Request, match_id: str) -> Response:
         q = query(rq.NextStepsQuerySerializer, request)
-        match = readable_match(match_id, request.user)
+        match = seen_match(match_id, request.user)
         state = load_view(match.pk, version=match.version).state
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
             raise IllegalAction.because("not_rolled")

@@ -13,12 +13,13 @@ from rest_framework.response import Response
 
 from matches import selectors
 from matches.errors import VersionConflict
+from matches.services import presence
 from matches.store.models import Match
 from matches.store.replay import MatchView
 
 from ..contract import respond
 from ..errors import ApiError
-from ..permissions import load_match
+from ..permissions import load_match, readable_match
 
 MAX_VERSION = 2**31 - 1
 # ASCII digits only: "²".isdigit() is True and int("²") fails (an If-Match of b"\xb2" was a 500)
@@ -85,8 +86,13 @@ def body_version(data: Any) -> int | None:
 
 def expected_version(request: Request) -> int | None:
     """The version a write was decided on: If-Match or `expected_version`, or None."""
-    header = parse_if_match(request.headers.get("If-Match"))
-    body = body_version(request.data)
+    return agreed_version(request.headers.get("If-Match"), request.data)
+
+
+def agreed_version(if_match: str | None, data: Any) -> int | None:
+    """The version of an If-Match value and a body's `expected_version`, or None."""
+    header = parse_if_match(if_match)
+    body = body_version(data)
     if header is not None and body is not None and header != body:
         raise ApiError(
             "invalid_version",
@@ -120,3 +126,11 @@ def with_current_version(exc: VersionConflict, match_id: Any) -> VersionConflict
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         exc.current_version = current
     return exc
+
+
+def seen_match(match_id: Any, user: Any) -> Match:
+    """The match a user's request is about, if he may read it (404 otherwise); a seated
+    player of a clocked online match is marked connected by it (README "Clocks")."""
+    match = readable_match(match_id, user)
+    presence.touch(match, user)
+    return match

@@ -26,10 +26,10 @@ from ..errors import ApiError
 from ..idempotency import run_write
 from ..names import imported_name_problem
 from ..parsers import JSONParser
-from ..permissions import Authenticated, readable_match
+from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle
-from .common import valid
+from .common import seen_match, valid
 
 
 class MatRenderer(renderers.BaseRenderer):
@@ -46,7 +46,7 @@ class ExportView(APIView):
 
     @docs.export
     def get(self, request: Request, match_id: str) -> Response:
-        match = readable_match(match_id, request.user)
+        match = seen_match(match_id, request.user)
         if match.game != Variant.TAVLA:
             raise ApiError("no_mat_for_long_nardy", detail={"game": match.game})
         text = match_to_mat(match.pk)

@@ -19,10 +19,10 @@ from .. import requests as rq
 from ..bodies import MatchSummaryPage
 from ..contract import respond
 from ..idempotency import run_write
-from ..permissions import Authenticated, readable_match
+from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle
-from .common import query, state_response, valid
+from .common import query, seen_match, state_response, valid
 
 
 class MatchPagination(CursorPagination):
@@ -117,6 +117,6 @@ class MatchDetailView(APIView):
     @docs.match_state
     def get(self, request: Request, match_id: str) -> Response:
         q = query(rq.StateQuerySerializer, request)
-        match = readable_match(match_id, request.user)
+        match = seen_match(match_id, request.user)
         view = load_view(match.pk, version=match.version)  # no query when cached at it
         return state_response(match, view, request.user, seat=q.get("seat"))
