@@ -22,10 +22,10 @@ from tests.api.conftest import create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# What is counted: the move searches of both games, the resolutions of a sent play (the
-# listed plays looked up, or the rules' resolution), the rules' turn check.
+# What is counted: the move searches of both games (each game's `search`), the resolutions of
+# a sent play (the listed plays looked up, or the rules' resolution), the rules' turn check.
 COUNTED = {
-    "generations": (games.rules.plays.legal_plays, games.rules.nardy.legal_plays),
+    "generations": (games.rules.plays.search, games.rules.nardy.search),
     "resolutions": (matches.store.plays.chosen_play, games.rules.validate.resolve_play),
     "turn checks": (games.rules.match.check_turn,),
 }
