@@ -62,7 +62,7 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """What pairing needs from the rounds played: points, who met whom, who had a bye."""
+    """What pairing needs from the matches decided: points, who met whom, who had a bye."""
 
     points: dict[int, int]
     opponents: dict[int, tuple[int, ...]]
@@ -76,6 +76,8 @@ def history(state: TournamentState) -> History:
     for played in state.rounds:
         for board in played.boards:
             a, b = board.players
+            if not board.decided:  # a match still on counts for nothing yet
+                continue
             if board.is_bye and a is not None:
                 byes.add(a)
             elif a is not None and b is not None:
