@@ -20,6 +20,11 @@ Pairing a round (`pair`), among the players still in, in standings order:
    end across brackets and always finds a pairing when one exists; within a bracket it tries
    a bounded number of orders (`NODE_LIMIT`) before it floats two more players. Everything
    is in a fixed order: the same standings and history give the same pairs.
+4. The fewest points between paired players: when the brackets' pairing spans more points
+   (the sum of the score differences of its pairs) than pairing by score alone would, a
+   search over the whole round (bounded by CHEAPEST_LIMIT choices) looks for a cheaper one
+   in the same order of preference, and takes the cheapest it finds. Up to that bound no
+   pairing without a repeat has a smaller spread.
 
 When no pairing without a repeat exists (it can happen late in a small field: 6 players who
 met as two triangles' opposite corners cannot play a fourth round), `pair` raises NoPairing
@@ -30,6 +35,7 @@ when the tournament is created (settings.py).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -40,6 +46,10 @@ NODE_LIMIT = 2000
 """How many choices the search of one bracket tries before it floats two more players: it
 bounds the time on pathological histories and never costs a valid pairing (floating everybody
 is always possible, the completeness check holds for the rest)."""
+
+
+CHEAPEST_LIMIT = 20000
+"""How many choices the search for a pairing cheaper than the brackets' tries (step 4)."""
 
 
 class NoPairing(Exception):
@@ -153,7 +163,15 @@ def pair(
             raise NoPairing("no player who has not had a bye leaves a pairing without a repeat")
     elif not matching.perfect():
         raise NoPairing("every pairing of the round repeats a pair")
+    players = [i for i in range(n) if alive[i]]
     pairs = _Brackets(scores, met, alive, matching).pair()
+    spread = sum(scores[a] - scores[b] for a, b in pairs)
+    if spread > _least_spread(scores, players):
+        for budget in range(_least_spread(scores, players), spread):
+            cheaper = _Cheapest(scores, met, players, budget).search()
+            if cheaper is not None:
+                pairs = cheaper
+                break
     pairs.sort()
     return [(ranked[a], ranked[b]) for a, b in pairs], None if bye is None else ranked[bye]
 
@@ -356,10 +374,81 @@ class _Brackets:
         return taken, floated
 
     def _candidates(self, x: int, left: list[int]) -> list[int]:
-        """x's partners in the order to try: his own score group top half against bottom
-        half, then the players below his score, highest first."""
-        same = [y for y in left if self.scores[y] == self.scores[x]]
-        middle = max(0, (len(same) + 1) // 2 - 1)
-        dutch = same[middle:] + same[:middle][::-1]
-        below = [y for y in left if self.scores[y] < self.scores[x]]
-        return dutch + below
+        return _preference(x, left, self.scores)
+
+
+def _preference(x: int, left: list[int], scores: Sequence[int]) -> list[int]:
+    """x's partners in the order to try (x ranks above all of `left`): his own score group
+    top half against bottom half, then the players below his score, highest first."""
+    same = [y for y in left if scores[y] == scores[x]]
+    middle = max(0, (len(same) + 1) // 2 - 1)
+    below = [y for y in left if scores[y] < scores[x]]
+    return same[middle:] + same[:middle][::-1] + below
+
+
+def _least_spread(scores: Sequence[int], players: Iterable[int]) -> int:
+    """A floor under the points between paired players: pairing the players in score order
+    (1-2, 3-4, ...) ignoring who met, which crosses the gap between two scores once for each
+    score group boundary with an odd number of players above it."""
+    counts: dict[int, int] = {}
+    for p in players:
+        counts[scores[p]] = counts.get(scores[p], 0) + 1
+    levels = sorted(counts, reverse=True)
+    above = 0
+    total = 0
+    for high, low in itertools.pairwise(levels):
+        above += counts[high]
+        if above % 2:
+            total += high - low
+    return total
+
+
+class _Cheapest:
+    """A pairing with at most `budget` points between its pairs, searched top down in the
+    same order of preference as the brackets (so among the cheapest the Dutch one comes
+    first), or None. Bounded by CHEAPEST_LIMIT choices: past it, the brackets' pairing stands."""
+
+    def __init__(
+        self, scores: list[int], met: list[set[int]], players: list[int], budget: int
+    ) -> None:
+        self.scores = scores
+        self.met = met
+        self.budget = budget
+        self.left = list(players)
+        alive = [False] * len(scores)
+        for p in players:
+            alive[p] = True
+        self.matching = _Matching(met, alive)
+        self.nodes = 0
+
+    def search(self) -> list[tuple[int, int]] | None:
+        if not self.matching.perfect():  # pragma: no cover - the caller found one
+            return None
+        taken: list[tuple[int, int]] = []
+        return taken if self._extend(taken, 0) else None
+
+    def _extend(self, taken: list[tuple[int, int]], spent: int) -> bool:
+        if not self.left:
+            return True
+        self.nodes += 1
+        if self.nodes > CHEAPEST_LIMIT:
+            return False
+        left = self.left
+        x = left.pop(0)
+        for y in _preference(x, left, self.scores):
+            cost = spent + self.scores[x] - self.scores[y]
+            if y in self.met[x] or cost > self.budget:
+                continue
+            at = left.index(y)
+            left.pop(at)
+            if cost + _least_spread(self.scores, left) <= self.budget:
+                before = self.matching.take(x, y)
+                if before is not None:
+                    taken.append((x, y))
+                    if self._extend(taken, cost):
+                        return True
+                    taken.pop()
+                    self.matching.restore(before, x, y)
+            left.insert(at, y)
+        left.insert(0, x)
+        return False

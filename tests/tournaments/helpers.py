@@ -14,7 +14,9 @@ from matches.tournaments.state import Board, TournamentState, fold
 START = datetime(2030, 1, 1, 18, 0, tzinfo=UTC)
 
 
-def settings(fmt: str, players: int, rounds: int | None = None, **extra: object) -> TournamentSettings:
+def settings(
+    fmt: str, players: int, rounds: int | None = None, **extra: object
+) -> TournamentSettings:
     values: dict[str, object] = {
         "name": "Friday cup",
         "game": "tavla",
@@ -83,7 +85,9 @@ def byes_of(state: TournamentState, number: int) -> list[int]:
     return [b.players[0] for b in state.rounds[number - 1].boards if b.is_bye and b.players[0]]
 
 
-def perfect_matchings(players: list[int], allowed: Callable[[int, int], bool]) -> Iterator[list[tuple[int, int]]]:
+def perfect_matchings(
+    players: list[int], allowed: Callable[[int, int], bool]
+) -> Iterator[list[tuple[int, int]]]:
     """Every pairing of `players` (an even number) whose pairs are all allowed."""
     if not players:
         yield []
@@ -93,4 +97,3 @@ def perfect_matchings(players: list[int], allowed: Callable[[int, int], bool]) -
         if allowed(first, other):
             for tail in perfect_matchings(rest[:i] + rest[i + 1 :], allowed):
                 yield [(first, other), *tail]
-

@@ -40,7 +40,7 @@ def refusal(chosen: TournamentSettings, **check: object) -> InvalidTournamentSet
 )
 def test_a_knockout_refuses(changes: dict[str, object], reason: str, field: str) -> None:
     chosen = settings("knockout", 4, final_length=None)
-    chosen = TournamentSettings(**{**chosen.__dict__, **changes})  # type: ignore[arg-type]
+    chosen = TournamentSettings(**{**chosen.__dict__, **changes})
     found = refusal(chosen)
     assert (found.reason, found.field) == (reason, field)
     assert str(found) and "%(" not in str(found)  # the sentence has its values
@@ -63,7 +63,10 @@ def test_more_rounds_than_the_smallest_field_can_play_without_a_repeat_are_refus
 def test_the_clock_is_a_preset_and_the_start_is_ahead() -> None:
     chosen = settings("swiss", 8, rounds=3, clock="blitz")
     found = refusal(chosen, clocks=("site", "rapid"))
-    assert (found.reason, str(found)) == ("tournament_clock", "the clock is one of the presets: site, rapid")
+    assert (found.reason, str(found)) == (
+        "tournament_clock",
+        "the clock is one of the presets: site, rapid",
+    )
     assert refusal(chosen, now=START + timedelta(seconds=1)).reason == "starts_in_past"
     chosen.check(clocks=("site", "blitz"), now=START - timedelta(hours=1))
 
@@ -81,4 +84,3 @@ def test_a_long_nardy_knockout_with_a_longer_final_is_fine() -> None:
     chosen = settings("knockout", 16, game="long-nardy", final_length=9, rated=False)
     chosen.check()
     assert [chosen.length_of(r, 4) for r in (1, 2, 3, 4)] == [3, 3, 3, 9]
-

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from matches.tournaments import swiss
@@ -18,7 +20,7 @@ def thirteen_in_four_rounds() -> Run:
     return run
 
 
-def test_the_first_round_pairs_the_top_half_against_the_bottom_half_and_the_last_seed_sits_out() -> None:
+def test_round_one_pairs_the_top_half_against_the_bottom_half_and_the_last_seed_sits_out() -> None:
     run = thirteen_in_four_rounds()
     assert pairs_of(run.state, 1) == [(1, 7), (2, 8), (3, 9), (4, 10), (5, 11), (6, 12)]
     assert byes_of(run.state, 1) == [13]
@@ -53,7 +55,7 @@ def test_thirteen_players_four_rounds_no_repeat_one_bye_each_fewest_floats() -> 
         others = sorted({p for pair in pairs for p in pair})
         fewest = min(
             sum(abs(scores[a] - scores[b]) for a, b in pairing)
-            for pairing in perfect_matchings(others, lambda a, b: frozenset((a, b)) not in before)
+            for pairing in perfect_matchings(others, _not_in(before))
         )
         assert spread == fewest
         assert all(abs(scores[a] - scores[b]) <= 1 for a, b in pairs)
@@ -215,3 +217,7 @@ def _with_history(
     )
     seeds = tuple(Seed(p, r) for p, r in sorted(ratings.items(), key=lambda kv: (-kv[1], kv[0])))
     return replace(base, status=Status.RUNNING, seeds=seeds, rounds=played)
+
+
+def _not_in(met: set[frozenset[int]]) -> Callable[[int, int], bool]:
+    return lambda a, b: frozenset((a, b)) not in met
