@@ -22,7 +22,7 @@ Pairing a round (`pair`), among the players still in, in standings order:
    is in a fixed order: the same standings and history give the same pairs.
 4. The fewest points between paired players: when the brackets' pairing spans more points
    (the sum of the score differences of its pairs) than pairing by score alone would, a
-   search over the whole round (bounded by CHEAPEST_LIMIT choices) looks for a cheaper one
+   search over the whole round (bounded by CHEAPEST_WORK) looks for a cheaper one
    in the same order of preference, and takes the cheapest it finds. Up to that bound no
    pairing without a repeat has a smaller spread.
 
@@ -48,8 +48,10 @@ bounds the time on pathological histories and never costs a valid pairing (float
 is always possible, the completeness check holds for the rest)."""
 
 
-CHEAPEST_LIMIT = 20000
-"""How many choices the search for a pairing cheaper than the brackets' tries (step 4)."""
+CHEAPEST_WORK = 2_000_000
+"""The bound of the search for a pairing cheaper than the brackets' (step 4): choices times
+players, so a small field is searched to the end (200,000 choices for 10 players) and a
+round of 1,000 stays within a fraction of a second (2,000 choices)."""
 
 
 class NoPairing(Exception):
@@ -166,12 +168,17 @@ def pair(
     players = [i for i in range(n) if alive[i]]
     pairs = _Brackets(scores, met, alive, matching).pair()
     spread = sum(scores[a] - scores[b] for a, b in pairs)
-    if spread > _least_spread(scores, players):
-        for budget in range(_least_spread(scores, players), spread):
-            cheaper = _Cheapest(scores, met, players, budget).search()
-            if cheaper is not None:
-                pairs = cheaper
-                break
+    least = _least_spread(scores, players)
+    nodes = max(1, CHEAPEST_WORK // len(players))
+    for budget in range(least, spread):  # cheapest first; usually the brackets' is
+        search = _Cheapest(scores, met, players, budget, nodes)
+        cheaper = search.search()
+        if cheaper is not None:
+            pairs = cheaper
+            break
+        nodes -= search.nodes
+        if nodes <= 0:
+            break
     pairs.sort()
     return [(ranked[a], ranked[b]) for a, b in pairs], None if bye is None else ranked[bye]
 
@@ -217,18 +224,33 @@ class _Matching:
         if self.allowed(u, v):
             self.mate[u], self.mate[v] = v, u
             return before
-        if self._augment(u):
+        if self._swap(u, v) or self._augment(u, v):
             return before
         self.restore(before, a, b)
         return None
+
+    def _swap(self, u: int, v: int) -> bool:
+        """The short way round for the free u and v (who met): u takes some w whose partner
+        w' has not met v, w' takes v. In a field where most have not met this is the path
+        the blossom search would find, without growing a tree over the whole field."""
+        mate, alive = self.mate, self.alive
+        for w in range(len(mate)):
+            other = mate[w]
+            if alive[w] and other != -1 and self.allowed(u, w) and self.allowed(other, v):
+                mate[u], mate[w] = w, u
+                mate[other], mate[v] = v, other
+                return True
+        return False
 
     def restore(self, before: list[int], a: int, b: int) -> None:
         self.mate = before
         self.alive[a] = self.alive[b] = True
 
-    def _augment(self, root: int) -> bool:
+    def _augment(self, root: int, target: int = -1) -> bool:
         """Edmonds' search for an augmenting path from the free `root`, shrinking blossoms;
-        applies it when found."""
+        applies it when found. `target`: the one other free player, when known: each player
+        reached tries him first, which in a field where most have not met finds the path at
+        once instead of after shrinking blossoms all over the field."""
         n = len(self.mate)
         mate, alive = self.mate, self.alive
         parent = [-1] * n
@@ -240,7 +262,8 @@ class _Matching:
         while head < len(queue):
             v = queue[head]
             head += 1
-            for to in range(n):
+            first = [target] if target >= 0 and parent[target] == -1 else []
+            for to in itertools.chain(first, range(n)):
                 if not alive[to] or to == v or to in self.met[v]:
                     continue
                 if base[v] == base[to] or mate[v] == to:
@@ -406,12 +429,18 @@ def _least_spread(scores: Sequence[int], players: Iterable[int]) -> int:
 class _Cheapest:
     """A pairing with at most `budget` points between its pairs, searched top down in the
     same order of preference as the brackets (so among the cheapest the Dutch one comes
-    first), or None. Bounded by CHEAPEST_LIMIT choices: past it, the brackets' pairing stands."""
+    first), or None. Bounded by `limit` choices: past it, the brackets' pairing stands."""
 
     def __init__(
-        self, scores: list[int], met: list[set[int]], players: list[int], budget: int
+        self,
+        scores: list[int],
+        met: list[set[int]],
+        players: list[int],
+        budget: int,
+        limit: int,
     ) -> None:
         self.scores = scores
+        self.limit = limit
         self.met = met
         self.budget = budget
         self.left = list(players)
@@ -431,7 +460,7 @@ class _Cheapest:
         if not self.left:
             return True
         self.nodes += 1
-        if self.nodes > CHEAPEST_LIMIT:
+        if self.nodes > self.limit:
             return False
         left = self.left
         x = left.pop(0)
