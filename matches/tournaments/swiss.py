@@ -43,15 +43,16 @@ from .events import Pair, RoundPaired
 from .state import TournamentState
 
 NODE_LIMIT = 2000
-"""How many choices the search of one bracket tries before it floats two more players: it
-bounds the time on pathological histories and never costs a valid pairing (floating everybody
-is always possible, the completeness check holds for the rest)."""
+"""How many choices the brackets' search of a round may try beyond one per player before the
+brackets left float all the players they cannot pair at the first try: it bounds the time on
+pathological histories (a small field deep into its rounds) and never costs a valid pairing
+(floating is always possible, the completeness check holds for the rest)."""
 
 
-CHEAPEST_WORK = 2_000_000
-"""The bound of the search for a pairing cheaper than the brackets' (step 4): choices times
-players, so a small field is searched to the end (200,000 choices for 10 players) and a
-round of 1,000 stays within a fraction of a second (2,000 choices)."""
+CHEAPEST_WORK = 50_000
+"""The bound of the search for a pairing cheaper than the brackets' (step 4), in choices times
+players (a choice costs about as much as there are players): a small field is searched to the
+end (5,000 choices for 10 players), a large one gives up within a fraction of a second."""
 
 
 class NoPairing(Exception):
@@ -325,6 +326,8 @@ class _Brackets:
         self.scores = scores
         self.met = met
         self.matching = matching
+        self.nodes = 0
+        self.limit = 2 * len(scores) + NODE_LIMIT
         self.groups: list[list[int]] = []
         for i in range(len(scores)):  # ranked: scores never rise down the list
             if not alive[i]:
@@ -342,7 +345,9 @@ class _Brackets:
             last = k == len(self.groups) - 1
             floats = len(bracket) % 2
             while True:
-                found = self._bracket(bracket, 0 if last else floats)
+                if self.nodes > self.limit and not last:
+                    floats = len(bracket)  # out of time: no more backtracking
+                found = self._bracket(bracket, 0 if last else floats, bounded=not last)
                 if found is not None:
                     break
                 assert not last, "the last bracket always pairs: the matching proves it"
@@ -353,21 +358,21 @@ class _Brackets:
         return pairs
 
     def _bracket(
-        self, bracket: list[int], floats: int
+        self, bracket: list[int], floats: int, bounded: bool
     ) -> tuple[list[tuple[int, int]], list[int]] | None:
-        """Pairs within the bracket floating at most `floats` players, or None."""
+        """Pairs within the bracket floating at most `floats` players, or None (`bounded`:
+        give up past the round's limit; the last bracket never runs into a dead end)."""
         if floats >= len(bracket):
             floats = len(bracket)
         taken: list[tuple[int, int]] = []
         floated: list[int] = []
-        nodes = [0]
         left = list(bracket)
 
         def search() -> bool:
             if not left:
                 return True
-            nodes[0] += 1
-            if nodes[0] > NODE_LIMIT and floats < len(bracket):
+            self.nodes += 1
+            if bounded and self.nodes > self.limit and floats < len(bracket):
                 return False
             x = left.pop(0)
             for y in self._candidates(x, left):
@@ -416,7 +421,11 @@ def _least_spread(scores: Sequence[int], players: Iterable[int]) -> int:
     counts: dict[int, int] = {}
     for p in players:
         counts[scores[p]] = counts.get(scores[p], 0) + 1
-    levels = sorted(counts, reverse=True)
+    return _spread_of_counts(counts)
+
+
+def _spread_of_counts(counts: Mapping[int, int]) -> int:
+    levels = sorted((score for score, count in counts.items() if count), reverse=True)
     above = 0
     total = 0
     for high, low in itertools.pairwise(levels):
@@ -449,6 +458,9 @@ class _Cheapest:
             alive[p] = True
         self.matching = _Matching(met, alive)
         self.nodes = 0
+        self.counts: dict[int, int] = {}
+        for p in players:
+            self.counts[scores[p]] = self.counts.get(scores[p], 0) + 1
 
     def search(self) -> list[tuple[int, int]] | None:
         if not self.matching.perfect():  # pragma: no cover - the caller found one
@@ -470,7 +482,9 @@ class _Cheapest:
                 continue
             at = left.index(y)
             left.pop(at)
-            if cost + _least_spread(self.scores, left) <= self.budget:
+            self.counts[self.scores[x]] -= 1
+            self.counts[self.scores[y]] -= 1
+            if cost + _spread_of_counts(self.counts) <= self.budget:
                 before = self.matching.take(x, y)
                 if before is not None:
                     taken.append((x, y))
@@ -478,6 +492,8 @@ class _Cheapest:
                         return True
                     taken.pop()
                     self.matching.restore(before, x, y)
+            self.counts[self.scores[x]] += 1
+            self.counts[self.scores[y]] += 1
             left.insert(at, y)
         left.insert(0, x)
         return False
