@@ -14,12 +14,14 @@ Pairing a round (`pair`), among the players still in, in standings order:
    floats as few players as it can to the one below (one when its count is odd, more only
    when its players met before), the lowest-ranked first.
 3. Completeness: before any pair is taken, the players it leaves must still have a pairing
-   with no repeat (a perfect matching of the "have not met" graph, kept up to date by one
-   augmenting-path search of Edmonds' blossom algorithm per pair), and before a bracket
-   floats a player the same holds for everybody below. So the search never runs into a dead
-   end across brackets and always finds a pairing when one exists; within a bracket it tries
-   a bounded number of orders (`NODE_LIMIT`) before it floats two more players. Everything
-   is in a fixed order: the same standings and history give the same pairs.
+   with no repeat (a perfect matching of the "have not met" graph, kept up to date per pair
+   by a swap of partners or else an augmenting-path search of Edmonds' blossom algorithm),
+   and a player floated stays in that matching for the brackets below. So the search never
+   runs into a dead end across brackets and always finds a pairing when one exists. Within a
+   bracket that cannot keep to its fewest floats it backtracks, then floats two more; the
+   round's backtracking is bounded (`NODE_LIMIT`), past it the brackets left float whom they
+   cannot pair at once. Everything is in a fixed order: the same standings and history give
+   the same pairs.
 4. The fewest points between paired players: when the brackets' pairing spans more points
    (the sum of the score differences of its pairs) than pairing by score alone would, a
    search over the whole round (bounded by CHEAPEST_WORK) looks for a cheaper one
@@ -27,7 +29,7 @@ Pairing a round (`pair`), among the players still in, in standings order:
    pairing without a repeat has a smaller spread.
 
 When no pairing without a repeat exists (it can happen late in a small field: 6 players who
-met as two triangles' opposite corners cannot play a fourth round), `pair` raises NoPairing
+met as the two sides of a K3,3 in three rounds cannot play a fourth), `pair` raises NoPairing
 and the tournament ends after the rounds played (decide.advance finishes it with reason
 "no_pairing"). More rounds than the field can ever play (rounds > players - 1) are refused
 when the tournament is created (settings.py).
@@ -43,7 +45,7 @@ from .events import Pair, RoundPaired
 from .state import TournamentState
 
 NODE_LIMIT = 2000
-"""How many choices the brackets' search of a round may try beyond one per player before the
+"""How many choices the brackets' search of a round may try beyond two per player before the
 brackets left float all the players they cannot pair at the first try: it bounds the time on
 pathological histories (a small field deep into its rounds) and never costs a valid pairing
 (floating is always possible, the completeness check holds for the rest)."""
