@@ -38,6 +38,7 @@ when the tournament is created (settings.py).
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -147,6 +148,21 @@ def pair(
     (None when the count is even). Raises NoPairing when no pairing without a repeat exists."""
     if len(ranked) < 2:
         raise NoPairing("fewer than two players to pair")
+    # The searches go one call deeper per choice: up to one per player of a bracket.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 2 * len(ranked) + 1000))
+    try:
+        return _pair(ranked, points, opponents, byes)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _pair(
+    ranked: Sequence[int],
+    points: Mapping[int, int],
+    opponents: Mapping[int, Iterable[int]],
+    byes: Iterable[int],
+) -> tuple[list[tuple[int, int]], int | None]:
     index = {p: i for i, p in enumerate(ranked)}
     met = [{index[o] for o in opponents.get(p, ()) if o in index} for p in ranked]
     scores = [points.get(p, 0) for p in ranked]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import pytest
 
 from matches.tournaments import swiss
 from matches.tournaments.events import Seed
+from matches.tournaments.settings import MAX_PLAYERS
 from matches.tournaments.state import Board, Round, Status, TournamentState
 
 from .helpers import Run, byes_of, higher_seed, pairs_of, perfect_matchings, settings
@@ -221,3 +223,30 @@ def _with_history(
 
 def _not_in(met: set[frozenset[int]]) -> Callable[[int, int], bool]:
     return lambda a, b: frozenset((a, b)) not in met
+
+
+def test_the_largest_field_is_paired_round_after_round() -> None:
+    run = Run(settings("swiss", MAX_PLAYERS, rounds=3, max_players=MAX_PLAYERS))
+    run.join(MAX_PLAYERS)
+    run.start()
+    assert len(pairs_of(run.state, 1)) == MAX_PLAYERS // 2
+    run.play_round(lambda board: board.players[1])  # upsets: the lower seed wins
+    run.play_round(higher_seed)
+    assert len(pairs_of(run.state, 3)) == MAX_PLAYERS // 2
+    # nobody met twice
+    met = [frozenset(p) for n in (1, 2, 3) for p in pairs_of(run.state, n)]
+    assert len(met) == len(set(met))
+
+
+def test_a_search_deeper_than_the_interpreters_stack_limit_still_pairs() -> None:
+    # one call per choice: 1,000 players on the same score go 500 calls deep
+    ranked = list(range(1, 1001))
+    opponents = {p: (p + 1,) if p % 2 else (p - 1,) for p in ranked}  # 1-2, 3-4, ... met
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(300)
+    try:
+        pairs, bye = swiss.pair(ranked, dict.fromkeys(ranked, 0), opponents)
+    finally:
+        sys.setrecursionlimit(before)
+    assert bye is None and len(pairs) == 500
+    assert not {frozenset(p) for p in pairs} & {frozenset((p, p + 1)) for p in ranked[::2]}
