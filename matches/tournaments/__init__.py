@@ -2,8 +2,9 @@
 
 Here, pure Python (no Django, no database, no Celery; `.importlinter` holds it to that):
 
-- `settings.py`: what a tournament is played with, and the refusals of settings that cannot be
-  played (a reason code and a sentence a player understands, like the rules' refusals);
+- `settings.py`: what a tournament is played with, checked once at creation;
+- `refusals.py`: why something is refused (a reason code and a sentence a player understands,
+  like the rules' refusals, so the API can translate it);
 - `events.py`: the tournament's own append-only events (created, joined, left, started,
   cancelled, round paired, match result, withdrawn, finished) and their JSON payloads;
 - `state.py`: the tournament folded from its events (`fold`, `replay`): who is in, the rounds,
