@@ -10,7 +10,7 @@ rules, reach its result.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.rules import ALL_ROLLS, Dice, NardyPosition, Step, legal_next_steps, legal_plays
@@ -130,6 +130,8 @@ def test_the_plays_are_the_references(position: NardyPosition, dice: Dice, first
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), rolls, st.booleans())
+# 3-3 cannot be played here (found by this test): nothing offered, the position stays
+@example(NardyPosition((1, -5, 0, 0, 1, *[0] * 19), (0, 0), (13, 10)), Dice(3, 3), False)
 def test_step_by_step_reaches_exactly_the_legal_plays(
     position: NardyPosition, dice: Dice, first: bool
 ) -> None:
@@ -151,4 +153,6 @@ def test_step_by_step_reaches_exactly_the_legal_plays(
             follow([*steps, step])
 
     follow([])
-    assert reached == {(p.result.board, p.result.off) for p in plays}
+    # no legal play: the turn passes, and the steps offered reach only the position as it is
+    expected = {(p.result.board, p.result.off) for p in plays} or {(position.board, position.off)}
+    assert reached == expected
