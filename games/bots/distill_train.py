@@ -6,13 +6,14 @@ gnubg's 0-ply cubeless probabilities of each), and this module (step 3) fits the
 race networks (games/bots/network.py, unchanged in form: one sigmoid hidden layer, five
 sigmoid outputs) to them. The product only ever runs the resulting weights.
 
-    python -m games.bots.distill_train positions.npz labels.bin --hidden 256 --race-hidden 128 \
-        --epochs 40 --seed 1 --out games/bots/weights.npz
+    python -m games.bots.distill_train positions.npz labels.bin [more pairs] --hidden 256 \
+        --race-hidden 128 --epochs 40 --seed 1 --out games/bots/weights.npz
 
 The loss is the cross-entropy of each of the five outputs against gnubg's probability (its
 gradient at the output's logit is simply output - target), minimised by Adam on mini-batches,
 the step size decaying linearly to a tenth over the run. A random 5 % of the positions is
-held out and the mean absolute equity error on it printed after each epoch.
+held out and the mean absolute equity error on it printed after each epoch; the weights are
+saved after each epoch of the contact network (trained after the race one).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from .features import FEATURES, encode_arrays, races
+from .features import encode_arrays, races
 from .network import Evaluator, Network, equity, flip
 
 
@@ -54,8 +56,10 @@ def fit(
     lr: float = 1e-3,
     batch: int = 256,
     label: str = "",
+    after_epoch: Callable[[], None] | None = None,
 ) -> None:
-    """Adam on the outputs' cross-entropy, in place (float32 inside, for speed)."""
+    """Adam on the outputs' cross-entropy, in place (float32 inside, for speed);
+    `after_epoch` is called after each epoch (to save the weights so far)."""
     params = [p.astype(np.float32) for p in net.params]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -89,12 +93,18 @@ def fit(
             f" ({time.time() - start:.0f} s)",
             flush=True,
         )
+        if after_epoch is not None:
+            after_epoch()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("positions", type=Path, help="positions.npz from positions.py")
-    parser.add_argument("labels", type=Path, help="labels.bin from label.sh")
+    parser.add_argument(
+        "data",
+        type=Path,
+        nargs="+",
+        help="pairs: positions.npz (positions.py) labels.bin (label.sh)",
+    )
     parser.add_argument("--hidden", type=int, default=256, help="contact network")
     parser.add_argument("--race-hidden", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=40)
@@ -104,21 +114,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    boards, targets = load(args.positions, args.labels)
+    if len(args.data) % 2:
+        parser.error("data come in pairs: positions.npz labels.bin ...")
+    pairs = [load(p, q) for p, q in zip(args.data[::2], args.data[1::2], strict=True)]
+    boards = np.concatenate([b for b, _ in pairs])
+    targets = np.concatenate([t for _, t in pairs])
     x, race = encode_arrays(boards), races(boards)
     held = rng.random(len(boards)) < 0.05
     print(f"{len(boards)} positions, {race.sum()} races, {held.sum()} held out", flush=True)
-    nets = []
-    for name, rows, hidden, epochs in (
-        ("contact", ~race, args.hidden, args.epochs),
-        ("race", race, args.race_hidden, args.race_epochs or args.epochs),
+    # The race network first: the evaluator is saved after every epoch of the contact one.
+    evaluator = Evaluator(
+        Network(args.hidden, seed=args.seed), Network(args.race_hidden, seed=args.seed + 1)
+    )
+    for name, rows, epochs in (
+        ("race", race, args.race_epochs or args.epochs),
+        ("contact", ~race, args.epochs),
     ):
-        net = Network(hidden, FEATURES, seed=args.seed)
+        net = evaluator.race if name == "race" else evaluator.contact
         train, test = rows & ~held, rows & held
-        fit(net, x[train], targets[train], x[test], targets[test], epochs, rng, args.lr, label=name)
-        nets.append(net)
-    evaluator = Evaluator(nets[0], nets[1])
-    evaluator.save(args.out)
+        fit(
+            net,
+            x[train],
+            targets[train],
+            x[test],
+            targets[test],
+            epochs,
+            rng,
+            args.lr,
+            label=name,
+            after_epoch=(lambda: evaluator.save(args.out)) if name == "contact" else None,
+        )
     print(f"saved {args.out}")
     return 0
 
