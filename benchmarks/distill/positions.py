@@ -9,6 +9,10 @@ ones too, not only the positions good play reaches. The randomness (a random leg
 probability --explore, otherwise the best by equity plus Gaussian noise) takes the games
 through primes, back games and odd races besides the usual ones. Finished games (the mover
 has borne off) are left out: their value is exact. Step 2 is label.py, run inside gnubg.
+
+The committed weights' data set was played by the TD-trained network that came before them
+(`git show 223fa38:games/bots/weights.npz > td.npz`, or games/bots/td_train.py's command),
+three runs of 1,400 games (docs/computer-players.md has the commands).
 """
 
 from __future__ import annotations
@@ -70,8 +74,9 @@ def main() -> int:
     parser.add_argument("--explore", type=float, default=0.05)
     parser.add_argument("--noise", type=float, default=0.1, help="equity noise, std")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="the players' network")
     args = parser.parse_args()
-    evaluator = Evaluator.load(WEIGHTS)
+    evaluator = Evaluator.load(args.weights)
     rows: list[np.ndarray] = []
     for g in range(args.games):
         # Each game its own amount of randomness: some nearly clean, some wild.
