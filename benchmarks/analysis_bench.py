@@ -1,5 +1,6 @@
 """Post-game analysis against GNU Backgammon's, and its speed (a benchmark, not a test):
-`python benchmarks/analysis_bench.py [DIR] [--plies N]`.
+`python benchmarks/analysis_bench.py [DIR] [--plies N] [--weights W.npz]` (`--weights`: other
+tavla weights than the committed ones, e.g. from games/bots/distill_train.py).
 
 DIR (default tests/data/analysis-public, a copy of the oracle's public set) holds `.mat`
 matches gnubg played against itself with noise and, beside each, gnubg's own 0-ply cubeful
@@ -35,6 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import games.bots  # noqa: E402
 from games.bots.analysis import (  # noqa: E402
     DEFAULT_PLIES,
     Analyser,
@@ -161,7 +163,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, default=PUBLIC)
     parser.add_argument("--plies", type=int, default=DEFAULT_PLIES)
+    parser.add_argument("--weights", type=Path, help="other weights for the tavla network")
     args = parser.parse_args()
+    if args.weights:
+        games.bots.WEIGHTS = args.weights
+        games.bots.evaluator.cache_clear()
     matches = compare_all(args.folder, args.plies)
     print(f"{'match':32} {'plays':>5}  {'ours':>6} {'gnubg':>6}  {'ours':>6} {'gnubg':>6}")
     for m in matches:

@@ -11,6 +11,8 @@ error (over game pairs, which are independent), and the gammon/backgammon shares
     python benchmarks/bots_bench.py heuristic --opponent random --max-seconds 30
     python benchmarks/bots_bench.py network --weights w.npz   # other weights from td_train.py
     python benchmarks/bots_bench.py network --cube 5 --pairs 100  # cube decisions, see below
+    python benchmarks/bots_bench.py network-1ply --weights new.npz --opponent network-1ply \
+        --opponent-weights games/bots/weights.npz   # a duel of two sets of weights
 
 With `--cube N` the level plays N-point matches with the cube (0: money games) against the same
 level with other cube decisions (`--cube-opponent`): `blind` never doubles and always takes
@@ -109,8 +111,29 @@ def cube_bench(
     )
 
 
-def bench(level: str, opponent: str, pairs: int, seed: int, max_seconds: float) -> dict:
-    player_, other = player(level), player(opponent)
+def with_weights(level: str, weights: Path | None) -> Player:
+    """`level` built on other weights (None: the current ones)."""
+    if weights is None:
+        return player(level)
+    current = games.bots.WEIGHTS
+    games.bots.WEIGHTS = weights
+    games.bots.evaluator.cache_clear()
+    try:
+        return player(level)
+    finally:
+        games.bots.WEIGHTS = current
+        games.bots.evaluator.cache_clear()
+
+
+def bench(
+    level: str,
+    opponent: str,
+    pairs: int,
+    seed: int,
+    max_seconds: float,
+    opponent_weights: Path | None = None,
+) -> dict:
+    player_, other = player(level), with_weights(opponent, opponent_weights)
     pair_points: list[float] = []
     pair_wins: list[float] = []
     kinds = [0, 0, 0, 0]  # games won/lost by kind, index 1..3
@@ -156,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         "--max-seconds", type=float, default=600.0, help="stop a matchup early after this long"
     )
     parser.add_argument("--weights", type=Path, help="other weights for the network levels")
+    parser.add_argument(
+        "--opponent-weights", type=Path, help="other weights for a network-level opponent"
+    )
     parser.add_argument("--cube", type=int, help="measure cube decisions in N-point matches")
     parser.add_argument("--cube-opponent", choices=("blind", "naive"), default="blind")
     args = parser.parse_args(argv)
@@ -172,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'win':>6} {'+-se':>6} {'gammon':>7} {'bg':>6} {'ms/game':>8}"
     )
     for level in args.levels or levels():
-        r = bench(level, args.opponent, args.pairs, args.seed, args.max_seconds)
+        r = bench(
+            level, args.opponent, args.pairs, args.seed, args.max_seconds, args.opponent_weights
+        )
         print(
             f"{r['level']:<14} {r['opponent']:<10} {r['games']:>6} {r['ppg']:>+7.3f} "
             f"{r['ppg_se']:>6.3f} {r['win']:>6.3f} {r['win_se']:>6.3f} "

@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_PACKAGES = {"django", "rest_framework", "celery", "kombu", "environ", "matches"}
 SERVICE_PACKAGES |= {"tavla_project", "psycopg"}
+SERVICE_PACKAGES |= {"gnubg"}  # the network's teacher at training time only (benchmarks/distill)
 
 PROBE = """
 import importlib, json, pkgutil, sys

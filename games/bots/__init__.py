@@ -25,7 +25,8 @@ from .neural import LookaheadPlayer, NetworkPlayer
 from .random_player import RandomPlayer
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
-"""The trained evaluator: how it was made is in games/bots/td_train.py."""
+"""The trained evaluator: distilled from gnubg's 0-ply evaluations by
+games/bots/distill_train.py (docs/computer-players.md: the data and the command)."""
 NARDY_WEIGHTS = Path(__file__).with_name("nardy_weights.npz")
 """Long nardy's trained evaluator: games/bots/nardy_train.py, docs/computer-players.md."""
 

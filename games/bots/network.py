@@ -7,7 +7,8 @@ probabilities for the player who has just moved (the opponent on roll):
 
 (the cumulative gnubg convention: output 1 <= output 0, and so on). `Evaluator` holds one
 network for contact positions and one for races and picks by the position. Weights are saved
-as a small .npz file; training is games/bots/td_train.py, the players games/bots/neural.py.
+as a small .npz file; training is games/bots/distill_train.py (on gnubg's 0-ply evaluations;
+games/bots/td_train.py for TD self-play), the players games/bots/neural.py.
 """
 
 from __future__ import annotations

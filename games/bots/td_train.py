@@ -1,11 +1,12 @@
 """TD(lambda) self-play training of the network evaluator (games/bots/network.py).
 
-The committed weights, games/bots/weights.npz, were made by exactly this command (82
-minutes on one core of the 2-core development machine; the result is the same on a rerun,
-as every game's dice come from its own seed):
+The first committed weights (games/bots/weights.npz until they were replaced by the network
+distilled from gnubg, games/bots/distill_train.py; they still play the games of its data
+set) were made by exactly this command (82 minutes on one core of the 2-core development
+machine; the result is the same on a rerun, as every game's dice come from its own seed):
 
     python -m games.bots.td_train --games 200000 --hidden 128 --alpha 0.1 --alpha-end 0.02 \
-        --lam 0.7 --seed 1 --report 5000 --report-pairs 100 --out games/bots/weights.npz
+        --lam 0.7 --seed 1 --report 5000 --report-pairs 100 --out td.npz
 
 The network plays both sides, greedily, on seeded dice. Each position it moves into, s_t, is
 seen from the side of the player who just moved; a game's positions are learnt at its end

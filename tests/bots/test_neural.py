@@ -38,7 +38,8 @@ def test_levels_weakest_first_and_the_default() -> None:
     assert bots.DEFAULT_LEVEL == "network"
     for name in bots.levels():
         assert bots.player_for(name).level == name
-    assert bots.WEIGHTS.stat().st_size < 300_000  # a small file, loaded once
+    # A small file, loaded once (the distilled contact network of 384 hidden units: 420 KB).
+    assert bots.WEIGHTS.stat().st_size < 500_000
     assert bots.evaluator() is bots.evaluator()
 
 
