@@ -61,27 +61,79 @@ def test_the_modules_and_styles_are_served_by_the_project() -> None:
             assert (STATIC / Path(name).parent / imported).is_file(), (name, imported)
 
 
-def catalog(tag: str) -> dict[str, str]:
-    text = (STATIC / "i18n" / f"{tag}.js").read_text()
+def catalog(path: str) -> dict[str, str]:
+    text = (STATIC / "i18n" / path).read_text()
     return dict(re.findall(r'^\s+"?([\w.\-]+)"?: "((?:[^"\\]|\\.)*)",$', text, re.M))
 
 
-def test_every_language_has_every_string() -> None:
-    english = catalog("en")
-    assert len(english) > 100
+def feature_catalogs() -> list[str]:
+    """The catalogs of the screens loaded when asked for (i18n/<feature>/<tag>.js)."""
+    return sorted(p.name for p in (STATIC / "i18n").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("feature", ["", *feature_catalogs()])
+def test_every_language_has_every_string(feature: str) -> None:
+    folder = f"{feature}/" if feature else ""
+    english = catalog(f"{folder}en.js")
+    assert len(english) > (100 if not feature else 0)
     for tag in ("sr-Latn", "tr"):
-        other = catalog(tag)
+        other = catalog(f"{folder}{tag}.js")
         assert set(other) == set(english), (tag, set(english) ^ set(other))
         for key, text in english.items():
             assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text))
 
 
+def test_no_string_is_in_two_catalogs() -> None:
+    """A feature's strings are its own: the same key twice would depend on the loading order."""
+    seen: dict[str, str] = {}
+    for feature in ["", *feature_catalogs()]:
+        for key in catalog(f"{feature}/en.js" if feature else "en.js"):
+            assert key not in seen, (key, seen[key], feature)
+            seen[key] = feature
+
+
+def imports(name: str) -> tuple[set[str], set[str]]:
+    """The modules `name` imports at load (static) and when asked for (`import("./x.js")`)."""
+    text = (STATIC / name).read_text()
+    static = set(re.findall(r'^import\s[^;]*?from\s+"\./([\w]+\.js)"', text, re.M | re.S))
+    static |= set(re.findall(r'^import\s+"\./([\w]+\.js)"', text, re.M))
+    lazy = set(re.findall(r'import\(\s*"\./([\w]+\.js)"\s*\)', text))
+    return static, lazy
+
+
+def closure(entry: str) -> set[str]:
+    found, todo = set(), [entry]
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(imports(name)[0])
+    return found
+
+
 def test_the_clients_code_and_styles_weigh_under_150_kb() -> None:
-    """What a page loads: every ES module and the style sheet, and one catalog (its language's:
-    i18n.js imports only that one)."""
-    sizes = {p.relative_to(STATIC).as_posix(): p.stat().st_size for p in STATIC.rglob("*")}
-    code = sum(n for name, n in sizes.items() if name.endswith((".js", ".css")) and "/" not in name)
-    catalogs = [n for name, n in sizes.items() if name.startswith("i18n/")]
-    page = code + max(catalogs)
-    print(f"web client: {page} bytes a page loads, {code + sum(catalogs)} in all")
-    assert page < 150_000, page
+    """What a page loads: the style sheet, the modules app.js imports, the modules of the one
+    screen asked for (a lazily imported module and what it imports), the language's catalog and
+    the catalogs of the features those modules load (loadStrings). Every screen is counted."""
+    size = lambda name: (STATIC / name).stat().st_size  # noqa: E731
+    core = closure("app.js")
+    screens = {lazy for name in STATIC.glob("*.js") for lazy in imports(name.name)[1]}
+    assert screens, "no screen is loaded when asked for"
+    largest = lambda folder: max(size(f"i18n/{folder}{t}.js") for t in ("en", "sr-Latn", "tr"))  # noqa: E731
+    pages = {}
+    for screen in sorted(screens | {"app.js"}):
+        modules = core | closure(screen)
+        text = "".join((STATIC / m).read_text() for m in modules)
+        features = set(re.findall(r'loadStrings\("([\w-]+)"\)', text))
+        pages[screen] = (
+            sum(size(m) for m in modules)
+            + size("style.css")
+            + largest("")
+            + sum(largest(f"{f}/") for f in features)
+        )
+    every = sum(p.stat().st_size for p in STATIC.rglob("*") if p.suffix in (".js", ".css"))
+    print(f"web client: {pages} bytes a page loads by its screen, {every} in all")
+    for screen, page in pages.items():
+        assert page < 150_000, (screen, page)
+    unreached = {p.name for p in STATIC.glob("*.js")} - set().union(core, *map(closure, screens))
+    assert not unreached, unreached  # a module no page loads is dead code

@@ -79,9 +79,9 @@ async function route() {
       screen = new MatchScreen(root, arg, { navigate });
       await screen.start();
     } else if (kind === "record" && arg) {
-      screen = await (await import("./pages.js")).recordScreen(root, arg); // loaded when asked for
+      screen = await (await import("./recordpage.js")).recordScreen(root, arg); // loaded when asked for
     } else if (kind === "player" && arg) {
-      await (await import("./pages.js")).playerScreen(root, decodeURIComponent(arg));
+      await (await import("./playerpage.js")).playerScreen(root, decodeURIComponent(arg));
     } else if (kind === "leaderboard") {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {

@@ -1,5 +1,6 @@
 // UI strings: one small catalog per language (i18n/<tag>.js), only the page's own loaded
-// (each has every string: tests/web checks it). The language comes from the player's choice
+// (each has every string: tests/web checks it); a screen loaded when asked for brings its own
+// strings in i18n/<feature>/<tag>.js (loadStrings), so the first page stays light. The language comes from the player's choice
 // (kept in localStorage) or else the browser's languages; the API is asked for its messages
 // in the same language (Accept-Language).
 
@@ -8,6 +9,7 @@ const KEY = "tavla.language";
 
 let current = "en";
 let catalog = {};
+const features = new Set(); // the feature catalogs loaded, reloaded in a new language
 
 export function detect(languages = navigator.languages || [navigator.language || "en"]) {
   const saved = localStorage.getItem(KEY);
@@ -23,7 +25,8 @@ export function detect(languages = navigator.languages || [navigator.language ||
 
 export async function setLanguage(tag, remember = false) {
   const next = LANGUAGES.includes(tag) ? tag : "en";
-  catalog = (await import(`./i18n/${next}.js`)).default;
+  const parts = await Promise.all([import(`./i18n/${next}.js`), ...[...features].map((f) => import(`./i18n/${f}/${next}.js`))]);
+  catalog = Object.assign({}, ...parts.map((part) => part.default));
   current = next;
   if (remember) localStorage.setItem(KEY, current);
   document.documentElement.lang = current;
@@ -31,6 +34,13 @@ export async function setLanguage(tag, remember = false) {
 }
 
 export const language = () => current;
+
+/** Adds a feature's strings (i18n/<feature>/<tag>.js) to the catalog, once per language. */
+export async function loadStrings(feature) {
+  if (features.has(feature)) return;
+  Object.assign(catalog, (await import(`./i18n/${feature}/${current}.js`)).default);
+  features.add(feature);
+}
 
 /** The string for `key` with `{name}` placeholders filled. */
 export function t(key, params = {}) {

@@ -1,0 +1,67 @@
+// A player's page (#/player/<name>): his ratings over time drawn as SVG, his rated matches,
+// wins and losses.
+
+import * as api from "./api.js";
+import { GAMES } from "./games.js";
+import { t, tn } from "./i18n.js";
+import { h } from "./ui.js";
+
+/** A player's ratings over time, as a line (SVG, drawn here). */
+function chart(entries) {
+  const W = 600;
+  const H = 200;
+  const P = 30;
+  const values = entries.flatMap((e) => [e.rating_before, e.rating_after]);
+  const lo = Math.min(...values) - 5;
+  const hi = Math.max(...values) + 5;
+  const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, entries.length);
+  const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
+  const points = [[x(0), y(entries[0].rating_before)], ...entries.map((e, i) => [x(i + 1), y(e.rating_after)])];
+  const NS = "http://www.w3.org/2000/svg";
+  const el = (name, attrs, text) => {
+    const n = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text) n.textContent = text;
+    return n;
+  };
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": t("player.chart") });
+  svg.append(el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }));
+  svg.append(el("text", { x: 2, y: y(hi - 5) + 4, class: "tick" }, String(Math.round(hi - 5))));
+  svg.append(el("text", { x: 2, y: y(lo + 5) + 4, class: "tick" }, String(Math.round(lo + 5))));
+  svg.append(el("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" }));
+  points.forEach(([px, py], i) => svg.append(el("circle", { cx: px, cy: py, r: 3.5, class: "dot", "data-rating": i ? entries[i - 1].rating_after.toFixed(2) : entries[0].rating_before.toFixed(2) })));
+  return svg;
+}
+
+export async function playerScreen(root, name) {
+  const path = `/players/${encodeURIComponent(name)}`;
+  const [player, recent] = await Promise.all([api.get(path), api.get(`${path}/matches?limit=20`)]);
+  const sections = [];
+  const change = {}; // match id -> his rating change, for the recent matches that were rated
+  for (const g of GAMES.filter((x) => x.available)) {
+    const r = (player.ratings || []).find((x) => x.game === g.api);
+    if (!r) continue;
+    const history = await api.get(`${path}/ratings${api.query({ game: g.api, limit: 100 })}`);
+    const entries = [...history.results].reverse(); // oldest first
+    for (const e of entries) change[e.match] = e.change;
+    sections.push(h("section", { class: "card", "data-game": g.api },
+      h("h2", { text: `${t(g.label)}: ${Math.round(r.rating)}` }),
+      h("p", { class: "small", text: t("player.record", { n: r.matches, won: r.wins, lost: r.losses }) }),
+      entries.length ? chart(entries) : null));
+  }
+  // his recent matches, rated or not: won or lost, against whom, the score, the rating change
+  const rows = recent.results.map((m) => {
+    const me = m.players.find((p) => p && p.username === player.username) || {};
+    const them = m.players.find((p) => p && p !== me) || {};
+    const c = change[m.id];
+    return h("li", { "data-match": m.id },
+      h("a", { href: `#/record/${m.id}` }, `${m.winner === me.seat ? "✓" : "✗"} ${them.display_name || them.username} · ${tn("points", m.settings.length)} · ${m.score[me.seat]}:${m.score[1 - me.seat]}`),
+      c === undefined ? null : h("span", { class: c >= 0 ? "up" : "down", text: `${c >= 0 ? "+" : ""}${c.toFixed(2)}` }));
+  });
+  const m = player.matches;
+  root.replaceChildren(h("div", { id: "player", "data-player": player.username },
+    h("section", { class: "card" }, h("h1", { text: player.display_name || player.username }),
+      h("p", { class: "small", text: t("player.matches", { n: m.finished, won: m.won, lost: m.lost }) })),
+    ...(sections.length ? sections : [h("p", { class: "card small", text: t("player.unrated") })]),
+    rows.length ? h("section", { class: "card" }, h("h2", { text: t("player.recent") }), h("ul", { class: "recent" }, rows)) : null));
+}
