@@ -1,13 +1,113 @@
-"""Errors of the match store. The API maps each to an HTTP status with a stable code."""
+"""Errors of the match store, and every refusal of the store, the lobby and the services.
+
+A refusal carries a stable reason code and the values its sentence names, like the rules'
+refusals (games/rules/errors.py `REFUSALS`, `Error.because(code, **values)`): `exc.reason`
+is a key of `REFUSALS` below, `exc.params` the values, `str(exc)` the English sentence. The
+API says it in the player's language from the code and the values (matches/api/messages.py);
+nothing reads the English back. The API maps each error class to an HTTP status with a
+stable code (matches/api/errors.py `ERRORS`).
+
+Adding a refusal: its reason code and English template here (the template is the msgid of
+its translations in matches/locale), raised as `SomeStoreError.because("code", name=value)`
+or, for an error class of the rules (IllegalAction, InvalidSettings, ...),
+`refused(IllegalAction, "code", name=value)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self, TypeVar
 
 # The rules decide whose turn it is; the store's callers may catch it from here too.
 from games.rules import NotYourTurn  # noqa: F401
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a template for translation (`makemessages` finds it by this name)."""
+    return text
+
+
+N_ = gettext_noop
+
+REFUSALS: dict[str, str] = {
+    # the store and the command path (matches/store, matches/services/play.py, access.py)
+    "waiting_for_opponent": N_("the match has not started: it is waiting for an opponent"),
+    "abort_before_move": N_("a match can be aborted only before the first move"),
+    "abort_before_roll": N_(
+        "an online match can be aborted only before the opening roll: resign instead"
+    ),
+    "rematch_when_over": N_("a rematch is offered once the match is over"),
+    "version_conflict": N_("the match is at version %(current)s, not %(expected)s: reload it"),
+    "raced": N_("another move reached the match first: reload it"),
+    "match_full": N_("this match already has two players"),
+    "already_seated": N_("you already play in this match"),
+    "seat_taken": N_("seat %(seat)s is taken"),
+    "spectator": N_("you do not play in this match: spectators can watch, not move"),
+    "not_a_player": N_("you do not play in this match"),
+    "not_your_seat": N_("you do not sit on seat %(seat)s"),
+    "out_of_time": N_("time ran out for seat %(seat)s: the match is lost on time"),
+    "no_match": N_("there is no match %(id)s"),
+    # the lobby (matches/services/lobby.py)
+    "invite_only": N_("this match is joined with its invite code only"),
+    "rematch_for_other": N_("this rematch is offered to another player"),
+    "online_only": N_("only online matches can be joined"),
+    "no_invite": N_("no match has the invite code %(code)s"),
+    # ratings and quick pairing (matches/services/seeks.py, docs/ratings.md)
+    "already_playing": N_("you are playing an online match: finish it before seeking another"),
+    "seek_refused": N_(
+        "you left %(count)s matches before moving lately: quick pairing is closed to you until"
+        " %(until)s"
+    ),
+    "no_seek": N_("there is no seek %(id)s"),
+    "no_player": N_("there is no player called %(name)s"),
+    "seek_clock": N_("clock presets are %(presets)s"),
+    "rated_online": N_("only online matches to a number of points are rated"),
+    "rated_clock": N_("a rated match needs a preset clock or one of at least %(minimum)s"),
+    # imports (matches/interop/importing.py)
+    "import_games": N_("the file has %(count)s games: at most %(max)s can be imported"),
+    "import_actions": N_("the file has %(count)s moves and rolls: at most %(max)s can be imported"),
+    "import_name": N_("the name of player %(seat)s is refused: %(problem)s"),
+    # creating a match (matches/services/play.py; the API validates these before)
+    "no_beavers": N_("beavers are not played on this site"),
+    "unknown_mode": N_("unknown mode %(mode)s: choose online, hotseat or computer"),
+    "seat_number": N_("a seat is 0 or 1"),
+    "unknown_game": N_("unknown game %(game)s: choose tavla or long-nardy"),
+    "not_a_player_action": N_("%(action)s is not an action a player takes"),
+    "not_out_of_time": N_("seat %(seat)s is not out of time"),
+    "import_unplayed": N_("the file has opening rolls of games that were never played"),
+}
+"""Every refusal of the store, the lobby and the services, by its stable reason code (the
+API's `detail.rule` where it has one): the English template with the values it names."""
+
+E = TypeVar("E", bound=Exception)
+
+
+def refused(cls: type[E], reason: str, /, *args: object, **params: object) -> E:
+    """The error `cls` for a reason of `REFUSALS` with its values (`args`: the class's own
+    leading arguments, e.g. InvalidSettings' field): `str(error)` is the English sentence,
+    `error.reason` and `error.params` say it as data."""
+    error = cls(*args, REFUSALS[reason] % params)
+    error.reason = reason  # type: ignore[attr-defined]
+    error.params = params  # type: ignore[attr-defined]
+    return error
+
+
 class StoreError(Exception):
-    """Base class of everything the match store refuses."""
+    """Base class of everything the match store refuses (`reason`, `params`: as data)."""
 
     code = "store_error"
+    reason: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 (replaced, never changed)
+
+    @classmethod
+    def because(cls, reason: str, /, **params: object) -> Self:
+        """The error for a reason of `REFUSALS` with its values."""
+        return refused(cls, reason, **params)
+
+    def _say(self, reason: str, **params: object) -> None:
+        """For a subclass's own constructor: the sentence of `reason` with its values."""
+        Exception.__init__(self, REFUSALS[reason] % params)
+        self.reason = reason
+        self.params = params
 
 
 class EventsAreImmutable(StoreError):
@@ -20,7 +120,7 @@ class MatchNotFound(StoreError):
     code = "match_not_found"
 
     def __init__(self, match_id: object) -> None:
-        super().__init__(f"there is no match {match_id}")
+        self._say("no_match", id=match_id)
 
 
 class NotAPlayer(StoreError):
@@ -42,10 +142,9 @@ class VersionConflict(StoreError):
         self.current_version = current_version
         self.expected = expected
         if expected is not None:
-            text = f"the match is at version {current_version}, not {expected}: reload it"
+            self._say("version_conflict", current=current_version, expected=expected)
         else:
-            text = "another move reached the match first: reload it"
-        super().__init__(text)
+            self._say("raced")
 
 
 class OutOfTime(StoreError):
@@ -55,7 +154,7 @@ class OutOfTime(StoreError):
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        super().__init__(f"time ran out for seat {seat}: the match is lost on time")
+        self._say("out_of_time", seat=seat)
 
 
 class InviteRequired(StoreError):
@@ -66,4 +165,4 @@ class InviteRequired(StoreError):
 
 class InviteNotFound(MatchNotFound):
     def __init__(self, code: str) -> None:
-        StoreError.__init__(self, f"no match has the invite code {code!r}")
+        self._say("no_invite", code=repr(code))

@@ -24,9 +24,9 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.rules import InvalidSettings, RulesError
-from matches.errors import MatchNotFound, StoreError, VersionConflict
+from matches.errors import StoreError, VersionConflict
 
-from .messages import reason_of, say, sentence
+from .messages import TEMPLATES, reason_of, say, sentence
 
 # code -> (HTTP status, what it means). The schema documents these; tests check each is used
 # with its status.
@@ -150,7 +150,11 @@ _MESSAGES = {
 
 class ApiError(exceptions.APIException):
     """An API-level refusal with a stable code, a sentence (English: it is translated when
-    the response is made, matches/api/messages.py) and optional detail."""
+    the response is made, matches/api/messages.py) and optional detail. A fixed sentence is
+    its own msgid; one with values is made `because` a reason (`reason`, `params`)."""
+
+    reason: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 (replaced, never changed)
 
     def __init__(
         self, code: str, message: str | None = None, detail: Any = None, status_code: int = 0
@@ -160,6 +164,14 @@ class ApiError(exceptions.APIException):
         self.message = message or _MESSAGES.get(code) or ERRORS[code][1]
         self.extra = detail
         super().__init__(self.message, code)
+
+    @classmethod
+    def because(cls, code: str, reason: str, /, detail: Any = None, **params: Any) -> ApiError:
+        """The error `code` said by a reason of `messages.TEMPLATES` with its values."""
+        error = cls(code, TEMPLATES[reason] % params, detail)
+        error.reason = reason
+        error.params = params
+        return error
 
 
 def message(code: str) -> str:
@@ -185,7 +197,7 @@ def error_response(exc: Exception) -> Response | None:
     headers: dict[str, str] = {}
     detail: Any = None
     if isinstance(exc, ApiError):
-        message = sentence(say(exc.message))
+        message = sentence(say(exc if exc.reason else exc.message))
         return Response(error_body(exc.code, message, exc.extra), status=exc.status_code)
     if isinstance(exc, InvalidSettings):  # a setting the rules refuse: that field is wrong
         message = gettext(_MESSAGES["invalid_request"])
@@ -246,7 +258,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def match_not_found(match_id: object) -> ApiError:
-    return ApiError("match_not_found", str(MatchNotFound(match_id)))
+    return ApiError.because("match_not_found", "no_match", id=match_id)
 
 
 __all__ = [

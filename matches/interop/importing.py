@@ -23,6 +23,7 @@ from django.db import transaction
 import games.rules as rules
 from games.rules import InvalidMatchFile, mat_actions, parse_mat
 from matches import services
+from matches.errors import refused
 from matches.store.dice import ScriptedDice
 from matches.store.models import Match
 from matches.store.replay import MatchView
@@ -44,18 +45,14 @@ def import_mat(text: str, name_problem: Callable[[str], str | None] | None = Non
     for seat, name in enumerate(mat.names):
         problem = name_problem(name) if name_problem is not None else None
         if problem is not None:
-            raise InvalidMatchFile(f"the name of player {seat + 1} is refused: {problem}")
+            raise refused(InvalidMatchFile, "import_name", seat=seat + 1, problem=problem)
     max_games = int(getattr(django_settings, "TAVLA_IMPORT_MAX_GAMES", 32))
     if len(mat.games) > max_games:
-        raise InvalidMatchFile(
-            f"the file has {len(mat.games)} games: at most {max_games} can be imported"
-        )
+        raise refused(InvalidMatchFile, "import_games", count=len(mat.games), max=max_games)
     settings, actions = mat_actions(mat)
     max_actions = int(getattr(django_settings, "TAVLA_IMPORT_MAX_ACTIONS", 2000))
     if len(actions) > max_actions:
-        raise InvalidMatchFile(
-            f"the file has {len(actions)} moves and rolls: at most {max_actions} can be imported"
-        )
+        raise refused(InvalidMatchFile, "import_actions", count=len(actions), max=max_actions)
     dice = ScriptedDice(_opening_rolls(actions))  # the server rolls these by itself
     with transaction.atomic():
         view = services.match_create(
@@ -78,7 +75,7 @@ def import_mat(text: str, name_problem: Callable[[str], str | None] | None = Non
             view = _drive(view, action, dice)
         state = view.state
         if dice.left or state is None:
-            raise InvalidMatchFile("the file has opening rolls of games that were never played")
+            raise refused(InvalidMatchFile, "import_unplayed")
     return Imported(str(match_id), len(state.games), state.score, state.winner, mat.names)
 
 

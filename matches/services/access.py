@@ -39,4 +39,4 @@ def check_can_act(match: Match, user: Any, *, staff_may: bool = False) -> None:
     if staff_may and user is not None and user.is_staff:
         return
     if not is_seated(match, user):
-        raise NotAPlayer("you do not play in this match: spectators can watch, not move")
+        raise NotAPlayer.because("spectator")

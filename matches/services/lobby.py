@@ -14,7 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.rules import IllegalAction
-from matches.errors import InviteNotFound, InviteRequired, MatchFull
+from matches.errors import InviteNotFound, InviteRequired, MatchFull, refused
 from matches.store import MatchView, load_view
 from matches.store.models import Match, MatchLobby, PlayerProfile, new_invite_code
 
@@ -125,7 +125,7 @@ def join(match: Match, user: Any, seat: int | None = None) -> MatchView:
     seated = user.pk in (match.player0_id, match.player1_id)
     allowed = lobby is not None and (lobby.open_challenge or lobby.reserved_for_id == user.pk)
     if not allowed and not seated:
-        raise InviteRequired("this match is joined with its invite code only")
+        raise InviteRequired.because("invite_only")
     return _join(match, lobby, user, seat)
 
 
@@ -136,9 +136,9 @@ def join_by_code(code: str, user: Any, seat: int | None = None) -> MatchView:
 
 def _join(match: Match, lobby: MatchLobby | None, user: Any, seat: int | None) -> MatchView:
     if lobby is not None and lobby.reserved_for_id not in (None, user.pk):
-        raise InviteRequired("this rematch is offered to another player")
+        raise InviteRequired.because("rematch_for_other")
     if match.mode != Match.Mode.ONLINE:
-        raise MatchFull("only online matches can be joined")
+        raise MatchFull.because("online_only")
     return play.match_join(match_id=match.pk, user=user, seat=seat)
 
 
@@ -150,7 +150,7 @@ def rematch(old: Match, user: Any) -> tuple[MatchView, bool]:
     old_view = load_view(old.pk)
     state = old_view.state
     if state is None or not state.is_over or old.status == Match.Status.ABORTED:
-        raise IllegalAction("a rematch is offered once the match is over")
+        raise refused(IllegalAction, "rematch_when_over")
     existing = MatchLobby.objects.filter(rematch_of=old).select_related("match").first()
     if existing is None:
         try:

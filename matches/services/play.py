@@ -31,6 +31,7 @@ from matches.errors import (
     OutOfTime,
     StoreError,
     VersionConflict,
+    refused,
 )
 from matches.store.dice import SECRET_DICE, DiceSource
 from matches.store.events import (
@@ -59,11 +60,10 @@ from .deadlines import clock_row, out_of_time, record_deadline
 from .judgement import Asked, PlayAsked, RollAsked, judged
 
 
-def rated_clock_text() -> str:
-    """Why a rated match refuses a custom clock: the minimum, in seconds."""
+def rated_clock_minimum() -> str:
+    """The least clock a rated match takes, in seconds (why a rated match refuses one)."""
     least = ratings.minimum_clock()
-    minimum = ", ".join(f"{k} {v:g} s" for k, v in least.items())
-    return f"a rated match needs a preset clock or one of at least {minimum}"
+    return ", ".join(f"{k} {v:g} s" for k, v in least.items())
 
 
 def match_create(
@@ -94,21 +94,21 @@ def match_create(
     (matches/services/ratings.py)."""
     now = now or timezone.now()
     if beavers:
-        raise InvalidSettings("beavers", "beavers are not played on this site")
+        raise refused(InvalidSettings, "no_beavers", "beavers")
     if mode not in Match.Mode.values:
-        raise InvalidSettings("mode", f"unknown mode {mode!r}: choose online, hotseat or computer")
+        raise refused(InvalidSettings, "unknown_mode", "mode", mode=repr(mode))
     if seat not in (0, 1):
-        raise InvalidSettings("seat", "a seat is 0 or 1")
+        raise refused(InvalidSettings, "seat_number", "seat")
     if game not in tuple(rules.Variant):
-        raise InvalidSettings("game", f"unknown game {game!r}: choose tavla or long-nardy")
+        raise refused(InvalidSettings, "unknown_game", "game", game=repr(game))
     if mode == Match.Mode.COMPUTER and not computer_level:
         computer_level = bots.default_level(game)  # the level the computer's turns use
     may_rate = mode == Match.Mode.ONLINE and length > 0
     if rated and not may_rate:
-        raise InvalidSettings("rated", "only online matches to a number of points are rated")
+        raise refused(InvalidSettings, "rated_online", "rated")
     if may_rate and not ratings.clock_may_be_rated(clock):  # a trap clock rates nobody
         if rated:
-            raise InvalidSettings("rated", rated_clock_text())
+            raise refused(InvalidSettings, "rated_clock", "rated", minimum=rated_clock_minimum())
         may_rate = False
     starter = next_game_starter or str(
         rules.MatchSettings(game=rules.Variant(game)).next_game_starter
@@ -185,12 +185,12 @@ def match_join(
             raise VersionConflict(view.version, expected_version)
         free = [i for i, s in enumerate(view.seats) if s is None]
         if not free or view.state is None or view.state.is_over:
-            raise MatchFull("this match already has two players")
+            raise MatchFull.because("match_full")
         if user is not None and view.seats_of(user.pk):
-            raise MatchFull("you already play in this match")
+            raise MatchFull.because("already_seated")
         chosen = free[0] if seat is None else seat
         if chosen not in free:
-            raise MatchFull(f"seat {chosen} is taken")
+            raise MatchFull.because("seat_taken", seat=chosen)
         joined = PlayerJoined(
             chosen, _id(user), user.get_username() if user else name or "", kind_of(user)
         )
@@ -265,7 +265,7 @@ def match_act(*, match_id: UUID, user: Any, action: rules.Action, **kw: Any) -> 
     terms (the computer's turn, an imported file). Trusted callers only: a `Roll` is recorded
     with the dice it carries (the server drew them, or the file says them)."""
     if not isinstance(action, _PLAYER_ACTIONS):
-        raise IllegalAction(f"{type(action).__name__} is not an action a player takes")
+        raise refused(IllegalAction, "not_a_player_action", action=type(action).__name__)
     return run(Command(match_id, user, Given(action), seat=action.player, **kw)).view
 
 
@@ -291,10 +291,10 @@ def match_offer_rematch(
         match = _lock(match_id)
         view = load_view(match.pk, version=match.version)
         if not _state(view).is_over:
-            raise IllegalAction("a rematch is offered once the match is over")
+            raise refused(IllegalAction, "rematch_when_over")
         seats = view.seats_of(user.pk)
         if not seats:
-            raise NotAPlayer("you do not play in this match")
+            raise NotAPlayer.because("not_a_player")
         offered = RematchOffered(seats[0], str(rematch_id))
         return append(match, view, [offered], actor_id=_id(user), at=now)
 
@@ -370,7 +370,7 @@ class TimeOut(Ask):
         if _state(view).is_over:
             raise IllegalAction.because("match_over")
         if out_of_time(view, command.at) != seat:
-            raise IllegalAction(f"seat {seat} is not out of time")
+            raise refused(IllegalAction, "not_out_of_time", seat=seat)
         return [rules.LoseMatch(seat, rules.EndedBy.TIMEOUT)]
 
 
@@ -402,11 +402,9 @@ class AbortMatch(Ask):
         user = command.user
         staff = user is None or getattr(user, "is_staff", False)
         if not staff and view.moves:
-            raise IllegalAction("a match can be aborted only before the first move")
+            raise refused(IllegalAction, "abort_before_move")
         if not staff and not view.player_may_abort:  # fair dice (MatchView.player_may_abort)
-            raise IllegalAction(
-                "an online match can be aborted only before the opening roll: resign instead"
-            )
+            raise refused(IllegalAction, "abort_before_roll")
         return [rules.Abort(self.reason)]
 
 
@@ -556,7 +554,7 @@ def _decide(command: Command, view: MatchView) -> _Decision:
     acting = _acting_seat(view, command.user, command.seat, ask.staff_may)
     state = _state(view)
     if not ask.before_start and not view.full and not state.is_over:
-        raise IllegalAction("the match has not started: it is waiting for an opponent")
+        raise refused(IllegalAction, "waiting_for_opponent")
     if ask.timed:
         late = out_of_time(view, command.at, _lag_of(command, view, acting))
         if late is not None:  # too late: the timeout is written now, even before the clock task
@@ -631,10 +629,10 @@ def _acting_seat(view: MatchView, user: Any, seat: int | None, staff_may: bool) 
     if not seats:
         if staff_may and getattr(user, "is_staff", False):
             return seat if seat is not None else 0
-        raise NotAPlayer("you do not play in this match")
+        raise NotAPlayer.because("not_a_player")
     if seat is not None:
         if seat not in seats:
-            raise NotAPlayer(f"you do not sit on seat {seat}")
+            raise NotAPlayer.because("not_your_seat", seat=seat)
         return seat
     if len(seats) == 2:
         return state.to_act if state.to_act is not None else 0

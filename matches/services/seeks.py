@@ -37,6 +37,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 import games.rules as rules
+from matches import errors
 from matches.errors import StoreError
 from matches.store.locks import advisory_lock
 from matches.store.models import Match, PlayerRating, Seek
@@ -63,10 +64,7 @@ class SeekRefused(StoreError):
         self.refusal = refusal
         until = refusal.until.astimezone(UTC)
         self.detail = {"early_exits": refusal.early_exits, "until": until.isoformat()}
-        super().__init__(
-            f"you left {refusal.early_exits} matches before moving lately:"
-            f" quick pairing is closed to you until {until:%Y-%m-%d %H:%M} UTC"
-        )
+        self._say("seek_refused", count=refusal.early_exits, until=f"{until:%Y-%m-%d %H:%M} UTC")
 
 
 class SeekNotFound(StoreError):
@@ -155,9 +153,10 @@ def seek(user: Any, request: SeekRequest, *, now: datetime | None = None) -> See
     if request.game == rules.Variant.LONG_NARDY and request.cube:
         request = replace(request, cube=False)  # no cube in long nardy (the API refuses one)
     if request.clock not in clock_presets():
-        raise rules.InvalidSettings("clock", f"clock presets are {', '.join(clock_presets())}")
+        presets = ", ".join(clock_presets())
+        raise errors.refused(rules.InvalidSettings, "seek_clock", "clock", presets=presets)
     if playing([user.pk]):
-        raise AlreadyPlaying("you are playing an online match: finish it before seeking another")
+        raise AlreadyPlaying.because("already_playing")
     refused = conduct.refusal(user, now)
     if refused is not None:
         raise SeekRefused(refused)
@@ -240,11 +239,11 @@ def _own(user: Any, seek_id: Any, *, lock: bool = False) -> Seek:
     try:
         pk = UUID(str(seek_id))
     except ValueError:
-        raise SeekNotFound(f"there is no seek {str(seek_id)[:40]}") from None
+        raise SeekNotFound.because("no_seek", id=str(seek_id)[:40]) from None
     rows = Seek.objects.select_for_update() if lock else Seek.objects.all()
     found = rows.filter(pk=pk, user_id=user.pk).first()
     if found is None:  # another player's seek is none of your business
-        raise SeekNotFound(f"there is no seek {pk}")
+        raise SeekNotFound.because("no_seek", id=pk)
     return found
 
 
@@ -303,7 +302,7 @@ def _pair(seek_id: UUID, now: datetime) -> tuple[Seek, list[Started]]:
     with transaction.atomic():
         found = Seek.objects.filter(pk=seek_id).first()
         if found is None:
-            raise SeekNotFound(f"there is no seek {seek_id}")
+            raise SeekNotFound.because("no_seek", id=seek_id)
         if found.status != Seek.Status.WAITING:
             return found, []
         advisory_lock(pool_lock(found))

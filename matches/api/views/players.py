@@ -27,7 +27,7 @@ def _player(name: str) -> Any:
     try:
         return players.player(name)
     except players.PlayerNotFound:
-        raise ApiError("not_found", f"there is no player called {name[:40]}") from None
+        raise ApiError.because("not_found", "no_player", name=name[:40]) from None
 
 
 class PlayerView(APIView):

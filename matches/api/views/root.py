@@ -42,11 +42,8 @@ class NotFoundView(APIView):
     def dispatch_not_found(self, request: Request, rest: str) -> Response:
         path = request.path
         if path.endswith("/") and len(path) > len(PREFIX):
-            raise ApiError(
-                "not_found",
-                f"There is nothing at {path}: API paths have no trailing slash ({path[:-1]}).",
-            )
-        raise ApiError("not_found", f"There is nothing at {path}: see {PREFIX}docs.")
+            raise ApiError.because("not_found", "trailing_slash", path=path, without=path[:-1])
+        raise ApiError.because("not_found", "no_path", path=path, docs=f"{PREFIX}docs")
 
     def get(self, request: Request, rest: str = "") -> Any:
         return self.dispatch_not_found(request, rest)
