@@ -29,10 +29,13 @@ from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_noop as N_
 
 from games.rules import REFUSALS
+from matches.tournaments.refusals import REASONS as TOURNAMENT_REASONS
 
 TEMPLATES: dict[str, str] = {
     # the rules' refusals (games/rules/errors.py REFUSALS): they carry their reason and values
     **REFUSALS,
+    # the tournaments' refusals (matches/tournaments/refusals.py): they carry their reason too
+    **TOURNAMENT_REASONS,
     # the store and the lobby (matches/errors.py, matches/services)
     "waiting_for_opponent": N_("the match has not started: it is waiting for an opponent"),
     "abort_before_move": N_("a match can be aborted only before the first move"),
