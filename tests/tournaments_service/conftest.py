@@ -16,8 +16,8 @@ from tests.api.conftest import HIGH_RATES, Player, make_player, signup
 
 __all__ = ["make_player"]
 
-FAST = {"delay": 2, "reserve": 40, "max_move": 20, "reconnect": 3}
-"""The tournaments' clock in these tests: a player gone 3 s loses by forfeit."""
+FAST = {"delay": 2, "reserve": 40, "max_move": 20, "reconnect": 6}
+"""The tournaments' clock in these tests: a player gone 6 s loses by forfeit."""
 
 
 @pytest.fixture(autouse=True)

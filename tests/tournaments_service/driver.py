@@ -55,7 +55,7 @@ class Script:
                 "board": b,
                 "seats": (a, c),
                 "loser": loser,
-                "resign_after": self.rng.randint(0, 6) if loser is not None else None,
+                "resign_after": self.rng.randint(0, 3) if loser is not None else None,
                 "steps": 0,
             }
         end = time.monotonic() + timeout
@@ -69,8 +69,9 @@ class Script:
     def _step(self, match_id: str, m: dict[str, Any]) -> bool:
         """One action in the match; False once it is over."""
         seats = m["seats"]
-        present = next(p for p in seats if p not in self.absent)
-        state = self.players[present].state(match_id)
+        here = [p for p in seats if p not in self.absent]
+        states = {p: self.players[p].state(match_id) for p in here}  # both seen, each step
+        state = states[here[0]]
         if state["status"] != "active":
             return False
         to_act = seats[state["to_act"]["seat"]]
@@ -78,8 +79,9 @@ class Script:
             time.sleep(0.02)
             return True  # the present player was just seen; the absent one never is
         player = self.players[to_act]
-        if to_act != present:
-            state = player.state(match_id)
+        state = states[to_act]
+        if state["status"] != "active":
+            return False
         if m["loser"] == to_act and m["steps"] >= m["resign_after"]:
             response = player.post(f"/matches/{match_id}/resign-match", {})
             assert response.status_code == 200, response.content
