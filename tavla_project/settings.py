@@ -241,6 +241,7 @@ SPECTACULAR_SETTINGS = {
         "UserKindEnum": "matches.selectors.shapes.ACCOUNT_KINDS",
         "StatusEnum": "matches.selectors.shapes.MATCH_STATUSES",
         "SeekStatusEnum": "matches.selectors.shapes.SEEK_STATUSES",
+        "TournamentStatusEnum": "matches.selectors.tournaments.TOURNAMENT_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -4,6 +4,7 @@ events. Every change goes through matches/services/tournaments.py: the forms onl
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -11,6 +12,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
 
 from matches.services import tournaments
 from matches.store.tournament_models import Tournament, TournamentEvent
@@ -53,9 +55,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.instance.pk is not None:
+        if not self.instance._state.adding:
             return data
-        values: dict[str, Any] = {k: data.get(k) for k in SETTINGS_FIELDS}
+        values: dict[str, Any] = {
+            k: self.fields[k].initial if data.get(k) in (None, "") else data[k]
+            for k in SETTINGS_FIELDS
+        }
         for key in ("name", "format", "starts_at"):
             if not values[key]:
                 self.add_error(key, "This field is required.")
@@ -67,22 +72,8 @@ class TournamentForm(forms.ModelForm):
         except TournamentRefused as exc:
             field = exc.field if exc.field in self.fields else None
             self.add_error(field, str(exc))
-        data["settings"] = settings
+        data["tournament_settings"] = settings
         return data
-
-
-class TournamentEventInline(admin.TabularInline):
-    model = TournamentEvent
-    fields = readonly_fields = ("seq", "type", "payload", "actor", "created_at")
-    extra = 0
-    can_delete = False
-    ordering = ("seq",)
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Tournament)
@@ -94,8 +85,8 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", "format", "game")
     readonly_fields = (
         "id", "status", "version", "starts_at", "players", "rounds_paired", "winner", "settings",
+        "events",
     )  # fmt: skip
-    inlines = (TournamentEventInline,)
     actions = ("cancel",)
 
     def get_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
@@ -109,9 +100,25 @@ class TournamentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    @admin.display(description="events")
+    def events(self, obj: Tournament) -> str:
+        """The stream, read-only: seq, type, payload, actor, time."""
+        rows = TournamentEvent.objects.filter(tournament=obj).order_by("seq")
+        return format_html(
+            "<table>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                (
+                    (e.seq, e.type, json.dumps(e.payload), e.actor_id or "", e.created_at)
+                    for e in rows
+                ),
+            ),
+        )
+
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
-            row = tournaments.create(request.user, form.cleaned_data["settings"])
+            row = tournaments.create(request.user, form.cleaned_data["tournament_settings"])
             obj.__dict__.update(row.__dict__)
             return
         name = form.cleaned_data.get("remove_player")
@@ -124,9 +131,6 @@ class TournamentAdmin(admin.ModelAdmin):
             tournaments.leave(user.pk, obj.pk, actor_id=request.user.pk, reason="removed")
         except TournamentRefused as exc:
             self.message_user(request, f"{name}: {exc}", messages.ERROR)
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        """Nothing of the tournament is changed by a form (its events are the services')."""
 
     @admin.action(description="Cancel the selected tournaments")
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:

@@ -4,6 +4,7 @@ tournament's events (matches/services/tournaments.py `load`)."""
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Literal
@@ -18,6 +19,7 @@ from matches.tournaments.settings import Format, TournamentSettings
 from matches.tournaments.state import TournamentState
 
 TournamentStatus = Literal["upcoming", "running", "finished", "cancelled"]
+TOURNAMENT_STATUSES = typing.get_args(TournamentStatus)
 TournamentFormat = Literal["knockout", "swiss"]
 Game = Literal["tavla", "long-nardy"]
 EndedBy = Literal["played", "forfeit", "timeout", "resigned", "withdrawn"]

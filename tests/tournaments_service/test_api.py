@@ -42,6 +42,8 @@ def test_only_staff_create_and_anyone_reads(staff: Any, make_player: Any, settin
     assert ana.get("/tournaments", data={"status": "nope"}).json()["code"] == "invalid_request"
     missing = ana.get("/tournaments/4f0c2a9e-1b7d-4c55-9a51-3c2e0d1f8b20")
     assert missing.status_code == 404 and missing.json()["code"] == "tournament_not_found"
+    turkish = ana.get(f"/tournaments/{body['id']}x", HTTP_ACCEPT_LANGUAGE="tr").json()
+    assert turkish["code"] == "tournament_not_found" and "turnuva yok" in turkish["message"]
 
 
 def test_settings_refused_name_their_field(staff: Any) -> None:
