@@ -1,3 +1,3 @@
 """Django's admin autodiscovery imports `<app>.admin`; the review lives in `matches.review`."""
 
-from .review import admin  # noqa: F401
+from .review import admin, tournaments  # noqa: F401

@@ -46,6 +46,7 @@ REFUSALS: dict[str, str] = {
     "not_your_seat": N_("you do not sit on seat %(seat)s"),
     "out_of_time": N_("time ran out for seat %(seat)s: the match is lost on time"),
     "no_match": N_("there is no match %(id)s"),
+    "no_tournament": N_("there is no tournament %(id)s"),
     # the lobby (matches/services/lobby.py)
     "invite_only": N_("this match is joined with its invite code only"),
     "rematch_for_other": N_("this rematch is offered to another player"),

@@ -9,6 +9,7 @@ from .store.models import (
     PlayerProfile,
     PlayerSuspension,
 )
+from .store.tournament_models import Tournament, TournamentEvent, TournamentMatch
 
 __all__ = [
     "Match",
@@ -18,4 +19,7 @@ __all__ = [
     "MatchPresence",
     "PlayerProfile",
     "PlayerSuspension",
+    "Tournament",
+    "TournamentEvent",
+    "TournamentMatch",
 ]

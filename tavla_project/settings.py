@@ -241,6 +241,7 @@ SPECTACULAR_SETTINGS = {
         "UserKindEnum": "matches.selectors.shapes.ACCOUNT_KINDS",
         "StatusEnum": "matches.selectors.shapes.MATCH_STATUSES",
         "SeekStatusEnum": "matches.selectors.shapes.SEEK_STATUSES",
+        "TournamentStatusEnum": "matches.selectors.tournaments.TOURNAMENT_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -339,6 +340,7 @@ TAVLA_AFTER_COMMIT = [
     "matches.tasks.clock.after_commit",  # a new deadline: schedule its clock task
     "matches.tasks.computer.after_commit",  # the computer must act: play its turn
     "matches.streams.publish.after_commit",  # connected clients: push the events
+    "matches.tasks.tournaments.after_commit",  # a tournament's match ended: record it
 ]
 
 # --- Real-time (matches/streams; docs/realtime.md) ----------------------------------------------
@@ -517,3 +519,21 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# --- Tournaments (docs/tournaments.md) ---------------------------------------------------------
+# Named clocks beyond the site's (JSON {"name": {"delay", "reserve", "max_move", "reconnect"}}):
+# quick pairing and tournaments offer them by name.
+TAVLA_CLOCK_PRESETS = env.json("TAVLA_CLOCK_PRESETS", default={})
+# What a committed tournament append sets off: its start task, the pushes to its followers.
+TAVLA_TOURNAMENT_AFTER_COMMIT = [
+    "matches.tasks.tournaments.after_tournament_commit",
+    "matches.streams.publish.tournament_changed",
+]
+# Players may create tournaments over the API (staff always may).
+TAVLA_PLAYERS_CREATE_TOURNAMENTS = env.bool("TAVLA_PLAYERS_CREATE_TOURNAMENTS", default=False)
+TAVLA_TOURNAMENT_SWEEP_SECONDS = env.float("TAVLA_TOURNAMENT_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE["tournament-sweeper"] = {
+    "task": "matches.sweep_tournaments",
+    "schedule": TAVLA_TOURNAMENT_SWEEP_SECONDS,
+    "options": {"expires": max(TAVLA_TOURNAMENT_SWEEP_SECONDS * 3, 10.0)},
+}

@@ -25,6 +25,7 @@ from rest_framework.views import set_rollback
 
 from games.rules import InvalidSettings, RulesError
 from matches.errors import StoreError, VersionConflict
+from matches.tournaments.refusals import InvalidTournamentSettings, TournamentRefused
 
 from .messages import TEMPLATES, reason_of, say, sentence
 
@@ -65,6 +66,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     ),
     "not_found": (404, "No such page or object."),
     "match_not_found": (404, "No such match (or it is private and you do not play in it)."),
+    "tournament_not_found": (404, "No such tournament."),
     "method_not_allowed": (405, "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "The Accept header asks for a format this endpoint cannot give."),
     # the state of the match
@@ -84,6 +86,11 @@ ERRORS: dict[str, tuple[int, str]] = {
         "You sit in an active online match: finish it before seeking another (quick pairing).",
     ),
     "not_your_turn": (409, "It is not your turn."),
+    "tournament_refused": (
+        409,
+        "The tournament does not allow this now; `detail.reason` says why (signup_closed,"
+        " already_joined, tournament_full, guests_not_allowed, not_in_tournament, ...).",
+    ),
     "unsupported_media_type": (415, "Send JSON (or a .mat file where an upload is expected)."),
     # the rules
     "illegal_play": (422, "The play is not legal; `detail.reason` says which rule it breaks."),
@@ -202,6 +209,13 @@ def error_response(exc: Exception) -> Response | None:
     if isinstance(exc, InvalidSettings):  # a setting the rules refuse: that field is wrong
         message = gettext(_MESSAGES["invalid_request"])
         return Response(error_body("invalid_request", message, {exc.field: [say(exc)]}), 400)
+    if isinstance(exc, InvalidTournamentSettings):  # that field is wrong
+        message = gettext(_MESSAGES["invalid_request"])
+        detail = {exc.field: [sentence(say(exc))], "reason": exc.reason}
+        return Response(error_body("invalid_request", message, detail), 400)
+    if isinstance(exc, TournamentRefused):
+        detail = {"reason": exc.reason}
+        return Response(error_body("tournament_refused", sentence(say(exc)), detail), 409)
     if isinstance(exc, RulesError):
         code = exc.code if exc.code in ERRORS else "rules_error"
         reason = say(exc)

@@ -29,12 +29,15 @@ from django.utils.translation import gettext_noop as N_
 
 from games.rules import REFUSALS
 from matches.errors import REFUSALS as STORE_REFUSALS
+from matches.tournaments.refusals import REASONS as TOURNAMENT_REASONS
 
 TEMPLATES: dict[str, str] = {
     # the rules' refusals (games/rules/errors.py REFUSALS)
     **REFUSALS,
     # the store's, the lobby's and the services' (matches/errors.py REFUSALS)
     **STORE_REFUSALS,
+    # the tournaments' refusals (matches/tournaments/refusals.py)
+    **TOURNAMENT_REASONS,
     # the API's own (matches/api)
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(

@@ -612,3 +612,39 @@ class SeekCreateSerializer(serializers.Serializer):
         if computer is not None:
             computer["level"] = level_of(attrs["game"], computer.get("level"), "computer")
         return attrs
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """A tournament's settings (docs/tournaments.md); the domain checks how they fit together."""
+
+    name = serializers.CharField(max_length=100)
+    game = serializers.ChoiceField(choices=GAME_CHOICES, default=Variant.TAVLA.value)
+    format = serializers.ChoiceField(choices=["knockout", "swiss"])
+    length = serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, default=3)
+    final_length = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_MATCH_LENGTH,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Knockout only: the final's length (null: the same as the rounds').",
+    )
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=1023, required=False, allow_null=True, default=None,
+        help_text="Swiss only: the number of rounds.",
+    )  # fmt: skip
+    clock = serializers.CharField(max_length=16, default="site", help_text="A clock preset.")
+    rated = serializers.BooleanField(default=True)
+    guests = serializers.BooleanField(default=False, help_text="Unrated only: guests may join.")
+    min_players = serializers.IntegerField(min_value=2, max_value=1024, default=4)
+    max_players = serializers.IntegerField(min_value=2, max_value=1024, default=64)
+    signup_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    starts_at = serializers.DateTimeField(help_text="With a time zone.")
+
+
+class TournamentListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["upcoming", "running", "finished", "cancelled"],
+        required=False,
+        help_text="Only tournaments in this state (none: all).",
+    )

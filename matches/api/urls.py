@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .views import accounts, commands, history, lobby, matches, players, root, seeks
+from .views import accounts, commands, history, lobby, matches, players, root, seeks, tournaments
 from .views import rules as rules_service
 
 M = "matches/<str:match_id>"
@@ -49,6 +49,26 @@ urlpatterns = [
     path("leaderboard", players.LeaderboardView.as_view(), name="leaderboard"),
     path("seeks", seeks.SeeksView.as_view(), name="seeks"),
     path("seeks/<str:seek_id>", seeks.SeekView.as_view(), name="seek"),
+    # tournaments (docs/tournaments.md)
+    path("tournaments", tournaments.TournamentsView.as_view(), name="tournaments"),
+    path(
+        "tournaments/<str:tournament_id>", tournaments.TournamentView.as_view(), name="tournament"
+    ),
+    path(
+        "tournaments/<str:tournament_id>/join",
+        tournaments.TournamentJoinView.as_view(),
+        name="tournament-join",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/leave",
+        tournaments.TournamentLeaveView.as_view(),
+        name="tournament-leave",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/standings",
+        tournaments.TournamentStandingsView.as_view(),
+        name="tournament-standings",
+    ),
     # stateless rules
     path("rules/legal-plays", rules_service.LegalPlaysView.as_view(), name="legal-plays"),
     path(

@@ -370,8 +370,10 @@ class Hub:
             await self._leave(lobby.LOBBY_GROUP)
             self._stop_if_idle()
 
-    def lobby_changed(self, what: str, match_id: str | None) -> None:
+    def lobby_changed(self, what: str, match_id: str | None, tournament: Any = None) -> None:
         note = {"type": "lobby", "what": what, "match": match_id}
+        if tournament is not None:  # a tournament's change (docs/realtime.md "Tournaments")
+            note["tournament"] = str(tournament)
         for deliver in list(self.lobby):
             deliver(note)
 
@@ -411,7 +413,10 @@ class Hub:
             self.pinged = time.monotonic()
         elif kind == "lobby.changed" and message.get("what") in lobby.WHATS:
             self.lobby_hinted[message["what"]] = time.monotonic()
-            self.lobby_changed(message["what"], str(message.get("match")))
+            match = message.get("match")
+            self.lobby_changed(
+                message["what"], None if match is None else str(match), message.get("tournament")
+            )
 
     # -- the background tasks ----------------------------------------------------------------
 

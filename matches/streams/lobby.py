@@ -19,9 +19,11 @@ from django.db.models import Q
 from matches.api.errors import ApiError
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby
+from matches.store.tournament_models import Tournament
 
 LOBBY_GROUP = "lobby"
-WHATS = ("challenges", "live")
+WHATS = ("challenges", "live", "tournaments")
+DEFAULT_WHATS = ("challenges", "live")  # "tournaments" only when asked for
 SUBSCRIBE_FIELDS = frozenset({"type", "ref", "what"})
 MARK_ROWS = 500  # ids sampled per list by the store watcher (the lists show fewer)
 
@@ -73,7 +75,7 @@ def parse_subscription(message: dict[str, Any]) -> frozenset[str]:
             "Unknown field in subscribe_lobby: send only type, ref and what.",
             {"field": [str(name)[:40] for name in unknown[:5]]},
         )
-    what = message.get("what", list(WHATS))
+    what = message.get("what", list(DEFAULT_WHATS))
     if (
         not isinstance(what, list)
         or not what
@@ -81,7 +83,7 @@ def parse_subscription(message: dict[str, Any]) -> frozenset[str]:
     ):
         raise ApiError(
             "invalid_request",
-            "`what` is a list of challenges and/or live.",
+            "`what` is a list of challenges, live and/or tournaments.",
             {"what": [str(what)[:40]]},
         )
     return frozenset(what)
@@ -107,4 +109,7 @@ def marks() -> dict[str, str]:
     for pk, status in listed:
         what = "challenges" if status == Match.Status.WAITING else "live"
         digests[what].update(pk.bytes)
+    changed = Tournament.objects.order_by("-created_at").values_list("pk", "version")
+    for pk, version in changed[:MARK_ROWS]:
+        digests["tournaments"].update(pk.bytes + version.to_bytes(4, "big"))
     return {what: d.hexdigest() for what, d in digests.items()}

@@ -33,6 +33,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
 from matches.services.notices import Notice
+from matches.services.tournaments import TournamentCommitted
 from matches.store.committed import Committed
 from matches.store.models import Match, MatchLobby, PlayerProfile
 
@@ -99,6 +100,22 @@ def notice(notice: Notice) -> None:
     }
     message = {"type": "user.notification", "user": notice.user_id, "notification": note}
     send(layer, [(user_group(notice.user_id), message)])
+
+
+def tournament_changed(committed: TournamentCommitted) -> None:
+    """A `TAVLA_TOURNAMENT_AFTER_COMMIT` hook: the tournament's followers (sockets subscribed
+    to the lobby's "tournaments") hear `{"type": "lobby", "what": "tournaments",
+    "tournament", "version"}` and read it again."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": "lobby.changed",
+        "what": "tournaments",
+        "tournament": str(committed.tournament_id),
+        "version": committed.state.version,
+    }
+    send(layer, [(lobby.LOBBY_GROUP, message)])
 
 
 def signed_out(user_id: int) -> None:

@@ -6,12 +6,16 @@ from .clock import enforce_clock, sweep_clocks
 from .computer import play_computer_turns, sweep_computer
 from .notices import sweep_notices
 from .seeks import sweep_seeks
+from .tournaments import record_tournament_match, start_tournament, sweep_tournaments
 
 __all__ = [
     "enforce_clock",
     "play_computer_turns",
+    "record_tournament_match",
+    "start_tournament",
     "sweep_clocks",
     "sweep_computer",
     "sweep_notices",
     "sweep_seeks",
+    "sweep_tournaments",
 ]

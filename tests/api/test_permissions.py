@@ -78,7 +78,17 @@ def test_writes_need_a_token(active, action, body) -> None:
     assert _snapshot(match_id) == before
 
 
-@pytest.mark.parametrize("path", ["/matches", "/matches/import", "/auth/logout"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/matches",
+        "/matches/import",
+        "/auth/logout",
+        "/tournaments",
+        "/tournaments/4f0c2a9e-1b7d-4c55-9a51-3c2e0d1f8b20/join",
+        "/tournaments/4f0c2a9e-1b7d-4c55-9a51-3c2e0d1f8b20/leave",
+    ],
+)
 def test_other_writes_need_a_token(path) -> None:
     r = APIClient().post(f"{API}{path}", {}, format="json")
     assert r.status_code == 401 and r.json()["code"] == "not_authenticated"

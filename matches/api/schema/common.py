@@ -64,6 +64,11 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         {"early_exits": 3, "until": "2026-05-01T13:20:00+00:00"},
     ),
     "not_your_turn": ("It is not your turn.", None),
+    "tournament_not_found": ("There is no tournament 4f0c2a9e-1b7d-4c55-9a51-3c2e0d1f8b20.", None),
+    "tournament_refused": (
+        "Sign-up for this tournament is closed.",
+        {"reason": "signup_closed"},
+    ),
     "unsupported_media_type": ("This endpoint does not read that content type.", None),
     "illegal_play": (
         "Point 5 is closed by 2 of your opponent's checkers.",

@@ -5,6 +5,7 @@
 //   #/record/<id>   a match's record, stepped through
 //   #/player/<name> a player's ratings over time and his rated matches
 //   #/leaderboard[/<game>]  the leaderboard
+//   #/tournaments[/<status>], #/tournament/<id>  tournaments (tournaments.js)
 //   #/signup, #/login
 //   #/developers   the API's links (the shell's <template id="api-links">)
 
@@ -82,6 +83,11 @@ async function route() {
       screen = await (await import("./recordpage.js")).recordScreen(root, arg); // loaded when asked for
     } else if (kind === "player" && arg) {
       await (await import("./playerpage.js")).playerScreen(root, decodeURIComponent(arg));
+    } else if (kind === "tournaments" || (kind === "tournament" && arg)) {
+      const pages = await import("./tournaments.js");
+      const shown = kind === "tournament" ? await pages.tournamentScreen(root, arg) : await pages.tournamentsScreen(root, arg);
+      if (turn === routes) screen = shown;
+      else shown.stop();
     } else if (kind === "leaderboard") {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
@@ -140,6 +146,11 @@ function notifications() {
   if (listening) return;
   listening = true;
   live.onNotification(async (note) => {
+    if (note.kind === "tournament_match") {
+      // "your match is ready": to the board
+      toast({ key: "notify.tournament", params: {}, href: `#/match/${note.match}`, match: note.match });
+      return;
+    }
     if (note.kind !== "rematch_offered") return;
     if (screen && screen.state && screen.state.lobby && screen.state.lobby.rematch === note.match) return;
     try {

@@ -173,6 +173,8 @@ export default {
   "notify.rematch": "{name} offers you a rematch.",
   "notify.open": "Open",
   "notify.close": "Dismiss",
+  "notify.tournament": "Your tournament match is ready.",
+  "tournaments.title": "Tournaments",
   "board.label.nardy": "Long nardy board, from {name}'s side: both players move the same way round, yours from 24 to 1",
   "board.head.you": "your head",
   "board.head.opp": "the opponent's head",

@@ -167,6 +167,8 @@ export default {
   "notify.rematch": "{name} ti nudi revanš.",
   "notify.open": "Otvori",
   "notify.close": "Zatvori",
+  "notify.tournament": "Vaš turnirski meč je spreman.",
+  "tournaments.title": "Turniri",
   "board.label.nardy": "Tabla za duge nardi, sa strane igrača {name}: oba igrača idu u istom smeru, tvoji od 24 do 1",
   "board.head.you": "tvoja glava",
   "board.head.opp": "protivnikova glava",

@@ -167,6 +167,8 @@ export default {
   "notify.rematch": "{name} sana rövanş öneriyor.",
   "notify.open": "Aç",
   "notify.close": "Kapat",
+  "notify.tournament": "Turnuva maçınız hazır.",
+  "tournaments.title": "Turnuvalar",
   "board.label.nardy": "Uzun tavla tahtası, {name} tarafından: iki oyuncu da aynı yöne gider, seninkiler 24'ten 1'e",
   "board.head.you": "senin başın",
   "board.head.opp": "rakibin başı",
