@@ -2,11 +2,13 @@
 
 `Judge` wraps the network of the top level of a game (tavla: games/bots/network.py, long
 nardy: games/bots/nardy_network.py) and gives what the analysis asks: the value to the
-mover of every position his legal plays reach (`after_play`, at 0 plies the network's
-chances of the position with the opponent on roll, made cubeful by games/bots/
-analysis_equity.py; at 1 ply the opponent's best reply to each of his 21 rolls looked at
-first), and the value of a position before a roll (`before_roll`: the weighted best play of
-each roll), both in one batch per position.
+mover of every position his legal plays reach (`after_play0`: the network's chances of the
+position with the opponent on roll, made cubeful by games/bots/analysis_equity.py;
+`after_play1`: one roll deeper, the opponent's cube action and best reply to each of his 21
+rolls), the error's two values (`judge_play`: at 1 ply the network's choice and the play
+made valued by the mean of both, docs/analysis.md says why), and the value of a position
+before a roll (`before_roll_many`, `roll_values`: each roll's best play), in one batch per
+position. A judge keeps the last positions' rolls, as consecutive decisions ask for them.
 """
 
 from __future__ import annotations
@@ -81,10 +83,13 @@ class Judge:
         return arrays[:, self._flip_from] * self._flip_keep
 
     def outlook(self, results: np.ndarray) -> Outlook:
-        """The network's view of the positions plays reach (array forms, the mover's side)."""
+        """The network's view of the positions plays reach (array forms, the mover's side);
+        long nardy has no cube, and no cube efficiency."""
+        chances = flip(self.chances(results))
+        if not self.tavla:
+            return Outlook(chances, np.zeros(len(results)))
         opp = self.flipped(results)
-        race = races(opp) if self.tavla else np.zeros(len(opp), dtype=bool)
-        return Outlook(flip(self.chances(results)), efficiency(opp, race))
+        return Outlook(chances, efficiency(opp, races(opp)))
 
     def worth(self, outlook: Outlook, stakes: Stakes) -> np.ndarray:
         """The mover's value (n,) of the positions of `outlook` at his `stakes`."""
