@@ -207,12 +207,33 @@ def main() -> int:
     total = sum(m.seconds for m in matches)
     count = sum(m.decisions for m in matches)
     print(f"{'all':32} {count:4} decisions  {total:6.2f} s  {1000 * total / count:5.1f} ms each")
+    seconds, decisions = nardy_time(args.plies)
+    print(
+        f"{'long nardy, 3 points, heuristic':32} {decisions:4} decisions  {seconds:6.2f} s"
+        f"  {1000 * seconds / decisions:5.1f} ms each"
+    )
     hint_ms = hint_times(sorted(PUBLIC.glob("*.mat"))[0])
     print(
         f"hints (target under 100 ms): {len(hint_ms)} positions, median"
         f" {statistics.median(hint_ms):.1f} ms, slowest {max(hint_ms):.1f} ms (CPU)"
     )
     return 0
+
+
+def nardy_time(plies: int = DEFAULT_PLIES, seed: int = 1) -> tuple[float, int]:
+    """CPU seconds and decisions of the analysis of a 3-point long nardy match between two
+    heuristic players (long nardy has no .mat file and no outside reference)."""
+    from games.bots import player_for
+    from games.bots.analysis import analyse_match
+    from games.bots.matchplay import play_match
+    from games.rules import MatchSettings, Variant
+
+    settings = MatchSettings(length=3, game=Variant.LONG_NARDY)
+    players = (player_for("heuristic", "long-nardy"), player_for("heuristic", "long-nardy"))
+    _, actions = play_match(players, settings, seed)
+    start = time.process_time()
+    analysis = analyse_match(settings, actions, ("a", "b"), plies)
+    return time.process_time() - start, sum(len(g) for g in analysis.games)
 
 
 def hint_times(mat: Path) -> list[float]:

@@ -13,7 +13,8 @@
   as well.
 - `python -m games.bots analyse FILE.mat [--plies N]`: the post-game analysis of a gnubg
   `.mat` match (tavla), one JSON document on stdout (games/bots/analysis.py, docs/analysis.md);
-  `--plies` 0 (the default, the service's) or 1. An unreadable file: a message on stderr, 2.
+  `--plies` 0 (the network alone) or 1 (the default, the service's: the best and the played
+  play valued one roll deeper too). An unreadable file: a message on stderr, 2.
 
 Without --game it is tavla.
 """
@@ -59,7 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     analyse = commands.add_parser("analyse", help="analyse a .mat match: JSON on stdout")
     analyse.add_argument("file", help="a gnubg .mat match file (tavla)")
     analyse.add_argument(
-        "--plies", type=int, choices=(0, 1), default=DEFAULT_PLIES, help="lookahead (default 0)"
+        "--plies",
+        type=int,
+        choices=(0, 1),
+        default=DEFAULT_PLIES,
+        help=f"lookahead (default {DEFAULT_PLIES})",
     )
     args = parser.parse_args(argv)
 

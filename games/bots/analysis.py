@@ -44,8 +44,10 @@ from games.rules import (
 from .analysis_equity import Stakes
 from .analysis_eval import OPENING_WEIGHTS, WEIGHTS, Judge
 
-DEFAULT_PLIES = 0
+DEFAULT_PLIES = 1
 """The lookahead the service uses: docs/analysis.md says why."""
+HINT_PLIES = 0
+"""The hints' lookahead: the network alone, fast enough to ask at every turn."""
 
 MARKS: tuple[tuple[float, str], ...] = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
 """gnubg's arSkillLevel: an error of at least this much EMG gets the mark."""
@@ -281,12 +283,11 @@ class Analyser:
         played = apply_steps(view, action.steps)
         index = next(i for i, p in enumerate(plays) if p.result == played)
         results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
-        values = self.judge.after_play(
-            results, stakes, must=[index], reply_first_turn=state.first_turn[1 - seat]
+        best, best_value, value = self.judge.judge_play(
+            results, stakes, index, reply_first_turn=state.first_turn[1 - seat]
         )
-        best = int(np.argmax(values))
         scale = stakes.emg_scale()
-        error = max(0.0, float(values[best] - values[index]) * scale) if best != index else 0.0
+        error = max(0.0, (best_value - value) * scale) if best != index else 0.0
         # The luck: the roll's best against the average of every roll's best, at 0 ply.
         luck_value = float(rolls[roll]) - average
         return Decision(
@@ -298,8 +299,8 @@ class Analyser:
             error,
             float(scale * luck_value),
             len(plays) == 1,
-            equity=float(stakes.emg(values[index])),
-            best_equity=float(stakes.emg(values[best])),
+            equity=float(stakes.emg(value)),
+            best_equity=float(stakes.emg(best_value)),
             luck_value=luck_value,
             board=tuple(board),
         )
@@ -355,9 +356,10 @@ class Hint:
         return {"play": self.play, "equity": round(self.equity, 6), "error": round(self.error, 6)}
 
 
-def hints(state: MatchState, count: int = 5, plies: int = DEFAULT_PLIES) -> list[Hint]:
+def hints(state: MatchState, count: int = 5, plies: int = HINT_PLIES) -> list[Hint]:
     """The `count` best legal plays of the player on turn with his dice out, best first
-    ([] when there are no dice out or no legal play)."""
+    ([] when there are no dice out or no legal play): the network's `count` best, valued
+    (and ranked) by the analysis's standard at `plies`."""
     if state.phase != Phase.PLAY or state.turn is None or state.dice is None:
         return []
     seat = state.turn
@@ -366,14 +368,14 @@ def hints(state: MatchState, count: int = 5, plies: int = DEFAULT_PLIES) -> list
         return []
     stakes = stakes_for(state, seat)
     results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
-    values = Judge(state.game, plies).after_play(
-        results, stakes, reply_first_turn=state.first_turn[1 - seat]
-    )
+    judge = Judge(state.game, plies)
+    top = np.argsort(-judge.after_play0(results, stakes), kind="stable")[:count]
+    values = judge.after_play(results[top], stakes, reply_first_turn=state.first_turn[1 - seat])
     equities = np.asarray(stakes.emg(values))
-    order = np.argsort(-equities, kind="stable")[:count]
+    order = np.argsort(-equities, kind="stable")
     best = float(equities[order[0]])
     return [
-        Hint(plays[i].notation, float(equities[i]), max(0.0, best - float(equities[i])))
+        Hint(plays[top[i]].notation, float(equities[i]), max(0.0, best - float(equities[i])))
         for i in order
     ]
 

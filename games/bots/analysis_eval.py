@@ -2,20 +2,23 @@
 
 `Judge` wraps the network of the top level of a game (tavla: games/bots/network.py, long
 nardy: games/bots/nardy_network.py) and gives what the analysis asks: the value to the
-mover of every position his legal plays reach (`after_play`, at 0 plies the network's
-chances of the position with the opponent on roll, made cubeful by games/bots/
-analysis_equity.py; at 1 ply the opponent's best reply to each of his 21 rolls looked at
-first), and the value of a position before a roll (`before_roll`: the weighted best play of
-each roll), both in one batch per position.
+mover of every position his legal plays reach (`after_play0`: the network's chances of the
+position with the opponent on roll, made cubeful by games/bots/analysis_equity.py;
+`after_play1`: one roll deeper, the opponent's cube action and best reply to each of his 21
+rolls), the error's two values (`judge_play`: at 1 ply the network's choice and the play
+made valued by the mean of both, docs/analysis.md says why), and the value of a position
+before a roll (`before_roll_many`, `roll_values`: each roll's best play), in one batch per
+position. A judge keeps the last positions' rolls, as consecutive decisions ask for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from games.rules import TAVLA, Game, flipped_array, successor_arrays
+from games.rules import TAVLA, Game, successor_arrays
 
 from . import evaluator, nardy_evaluator
 from .analysis_equity import Stakes, cubeful, efficiency
@@ -27,9 +30,27 @@ WEIGHTS = np.array([1.0 if h == lo else 2.0 for h, lo in ROLLS]) / 36.0
 """The 21 distinct rolls, weighted by their chance (doubles 1/36, the others 2/36)."""
 OPENING_WEIGHTS = np.array([0.0 if h == lo else 2.0 for h, lo in ROLLS]) / 30.0
 """An opening roll is never a double: its 15 rolls, 2/30 each."""
-CANDIDATES = 8
-"""At 1 ply, the plays the network ranks best that are searched one roll deeper (and always
-the play made)."""
+KEPT = 64
+"""How many positions' rolls a judge keeps (the next decisions ask for the same ones)."""
+
+
+@dataclass
+class Outlook:
+    """Positions after a play, ready to be valued at any stakes: the chances of the
+    opponent, on roll (n, 5), his side, and his cube efficiency (n,)."""
+
+    chances: np.ndarray
+    efficiency: np.ndarray
+
+
+@dataclass
+class Rolls:
+    """A position before a roll: every roll's resulting positions (`outlook`, one group a
+    roll, starting at `starts`), and their best value per roll by the stakes asked."""
+
+    outlook: Outlook
+    starts: np.ndarray
+    values: dict[Stakes, np.ndarray] = field(default_factory=dict)
 
 
 class Judge:
@@ -41,6 +62,12 @@ class Judge:
         self.game = game
         self.plies = plies
         self.tavla = game is TAVLA
+        # Turning a board round is a signed permutation of its array form (either game):
+        # flipping the probe 1..26 shows where each entry comes from (0: always empty).
+        probe = -np.array(game.flipped_array(list(range(1, 27))), dtype=np.int64)
+        self._flip_from = np.maximum(probe - 1, 0)
+        self._flip_keep = -(probe > 0).astype(np.int64)
+        self._kept: dict[tuple[tuple[int, ...], bool], Rolls] = {}
 
     def chances(self, arrays: np.ndarray) -> np.ndarray:
         """(n, 5) chances (win, win g, win bg, lose g, lose bg) of the player who has just
@@ -52,49 +79,78 @@ class Judge:
         return np.stack([out[:, 0], out[:, 1], zero, out[:, 2], zero], axis=1)
 
     def flipped(self, arrays: np.ndarray) -> np.ndarray:
-        return np.array([flipped_array(list(a), game=self.game) for a in arrays], dtype=np.int64)
+        """The array forms (n, 26) turned round, the opponent's side."""
+        return arrays[:, self._flip_from] * self._flip_keep
+
+    def outlook(self, results: np.ndarray) -> Outlook:
+        """The network's view of the positions plays reach (array forms, the mover's side);
+        long nardy has no cube, and no cube efficiency."""
+        chances = flip(self.chances(results))
+        if not self.tavla:
+            return Outlook(chances, np.zeros(len(results)))
+        opp = self.flipped(results)
+        return Outlook(chances, efficiency(opp, races(opp)))
+
+    def worth(self, outlook: Outlook, stakes: Stakes) -> np.ndarray:
+        """The mover's value (n,) of the positions of `outlook` at his `stakes`."""
+        them = stakes.turned()
+        if not them.cube_live:
+            return stakes.dead(flip(outlook.chances))
+        value = cubeful(them, outlook.chances, outlook.efficiency)
+        return np.asarray(stakes.opposite(value))
 
     def after_play0(self, results: np.ndarray, stakes: Stakes) -> np.ndarray:
         """0 ply: the mover's value (n,) of the positions his plays reach (his side)."""
-        p = flip(self.chances(results))  # the opponent's chances, on roll
-        them = stakes.turned()
-        if not them.cube_live:
-            return stakes.dead(flip(p))
-        opp = self.flipped(results)
-        race = races(opp) if self.tavla else np.zeros(len(opp), dtype=bool)
-        return np.asarray(stakes.opposite(cubeful(them, p, efficiency(opp, race))))
+        return self.worth(self.outlook(results), stakes)
+
+    def after_play1(
+        self, results: np.ndarray, stakes: Stakes, reply_first_turn: bool = False
+    ) -> np.ndarray:
+        """1 ply: the mover's value (n,) of the positions his plays reach, the opponent on
+        roll: his cube action first where he may double, then his best reply to each of his
+        21 rolls (a play that wins the game keeps its exact value). `reply_first_turn`: the
+        reply is the opponent's first turn (long nardy's head rule)."""
+        won = (results[:, 1:25] <= 0).all(axis=1)
+        values = np.empty(len(results))
+        if won.any():
+            values[won] = self.after_play0(results[won], stakes)
+        if not won.all():
+            on_roll = self.on_roll(self.flipped(results[~won]), stakes.turned(), reply_first_turn)
+            values[~won] = stakes.opposite(on_roll)
+        return values
 
     def after_play(
-        self,
-        results: np.ndarray,
-        stakes: Stakes,
-        must: Sequence[int] = (),
-        reply_first_turn: bool = False,
+        self, results: np.ndarray, stakes: Stakes, reply_first_turn: bool = False
     ) -> np.ndarray:
-        """The mover's value (n,) of the positions his plays reach; at 1 ply the best
-        `CANDIDATES` by 0 ply and those in `must` are searched deeper (the rest keep their
-        0-ply value: they are no candidate for best). `reply_first_turn`: the opponent's
-        reply is his first turn of the game (long nardy's head rule)."""
+        """The mover's value (n,) of the positions his plays reach, by the judge's standard:
+        at 0 plies the network's (`after_play0`); at 1 ply the mean of that and of the value
+        one roll deeper (`after_play1`), two estimates whose errors are partly independent."""
         shallow = self.after_play0(results, stakes)
         if self.plies == 0 or len(results) == 0:
             return shallow
-        order = [int(i) for i in np.argsort(-shallow, kind="stable")[:CANDIDATES]]
-        chosen = sorted({*order, *(int(i) for i in must)})
-        values = shallow.copy()
-        replies = self.flipped(results[chosen])
-        deep = self.before_roll_many(replies, stakes.turned(), reply_first_turn)
-        for j, i in enumerate(chosen):
-            if not self._won(results[i]):
-                values[i] = stakes.opposite(deep[j])
-        # A play not searched cannot beat the searched ones on its shallow value.
-        rest = np.ones(len(results), dtype=bool)
-        rest[chosen] = False
-        if rest.any():
-            values[rest] = np.minimum(values[rest], values[chosen].min())
-        return values
+        return 0.5 * (shallow + self.after_play1(results, stakes, reply_first_turn))
 
-    def _won(self, array: np.ndarray) -> bool:
-        return bool((array[1:25] <= 0).all())
+    def judge_play(
+        self, results: np.ndarray, stakes: Stakes, played: int, reply_first_turn: bool = False
+    ) -> tuple[int, float, float]:
+        """(best, its value, the played play's value) among the legal plays' `results`.
+
+        The best is the network's choice at 0 plies. At 1 ply the two plays that make the
+        error, that choice and the one made, are then valued by `after_play`'s 1-ply
+        standard: the choice is the best partly because the network overrates it (the
+        largest of many estimates is biased upward), and a second estimate, not used to
+        choose, takes half of that back; should it put the play made first, that was best."""
+        shallow = self.after_play0(results, stakes)
+        best = int(np.argmax(shallow))
+        if self.plies == 0:
+            return best, float(shallow[best]), float(shallow[played])
+        pair = results[[best, played]]
+        value_best, value_played = 0.5 * (
+            shallow[[best, played]] + self.after_play1(pair, stakes, reply_first_turn)
+        )
+        if value_played >= value_best:
+            return played, float(value_played), float(value_played)
+        return best, float(value_best), float(value_played)
 
     def successors(
         self, board: Sequence[int], first_turn: bool
@@ -109,26 +165,62 @@ class Judge:
             keys.extend(found if found else (tuple(board),))
         return keys, starts
 
+    def rolls(self, boards: np.ndarray, first_turn: bool = False) -> list[Rolls]:
+        """Every roll's results of each board (the player on roll's side), the network's
+        view of them in one batch. Kept for a while: the position a play reaches, looked at
+        one roll deeper, is the opponent's next decision, whose luck asks the same."""
+        names = [(tuple(b.tolist()), first_turn) for b in boards]
+        missing = [name for name in dict.fromkeys(names) if name not in self._kept]
+        if missing:
+            keys: list[tuple[int, ...]] = []
+            starts: list[list[int]] = []
+            for board, _ in missing:
+                more, at = self.successors(board, first_turn)
+                starts.append([len(keys) + s for s in at])
+                keys.extend(more)
+            seen = self.outlook(np.array(keys, dtype=np.int64))
+            ends = [s[0] for s in starts[1:]] + [len(keys)]
+            for name, at, end in zip(missing, starts, ends, strict=True):
+                part = slice(at[0], end)
+                view = Outlook(seen.chances[part], seen.efficiency[part])
+                self._kept[name] = Rolls(view, np.array(at) - at[0])
+                if len(self._kept) > KEPT:
+                    del self._kept[next(iter(self._kept))]
+        return [self._kept[name] for name in names]
+
     def roll_values(
         self, board: Sequence[int], stakes: Stakes, first_turn: bool = False
     ) -> np.ndarray:
         """(21,) the mover's value of his best play of each roll, at 0 ply."""
-        keys, starts = self.successors(board, first_turn)
-        values = self.after_play0(np.array(keys, dtype=np.int64), stakes)
-        ends = [*starts[1:], len(keys)]
-        return np.array([values[s:e].max() for s, e in zip(starts, ends, strict=True)])
+        return self.roll_values_many(np.array([board], dtype=np.int64), stakes, first_turn)[0]
+
+    def roll_values_many(
+        self, boards: np.ndarray, stakes: Stakes, first_turn: bool = False
+    ) -> np.ndarray:
+        """(n, 21) `roll_values` of each board."""
+        out = []
+        for rolls in self.rolls(boards, first_turn):
+            if stakes not in rolls.values:
+                worth = self.worth(rolls.outlook, stakes)
+                rolls.values[stakes] = np.maximum.reduceat(worth, rolls.starts)
+            out.append(rolls.values[stakes])
+        return np.array(out).reshape(len(boards), len(ROLLS))
 
     def before_roll_many(
         self, boards: np.ndarray, stakes: Stakes, first_turn: bool = False
     ) -> np.ndarray:
-        """(n,) the value to the player on roll of each position before his roll, 0 ply."""
-        keys: list[tuple[int, ...]] = []
-        starts: list[int] = []
-        for b in boards:
-            more, at = self.successors(list(b), first_turn)
-            starts.extend(len(keys) + s for s in at)
-            keys.extend(more)
-        values = self.after_play0(np.array(keys, dtype=np.int64), stakes)
-        ends = [*starts[1:], len(keys)]
-        best = np.array([values[s:e].max() for s, e in zip(starts, ends, strict=True)])
-        return best.reshape(len(boards), len(ROLLS)) @ WEIGHTS
+        """(n,) the value to the player on roll of each position before his roll, 0 ply,
+        leaving the cube where it is."""
+        return self.roll_values_many(boards, stakes, first_turn) @ WEIGHTS
+
+    def on_roll(self, boards: np.ndarray, stakes: Stakes, first_turn: bool = False) -> np.ndarray:
+        """(n,) the value to the player on roll before his roll, his cube action included:
+        where he may double, the better of not doubling and doubling (the opponent taking
+        or passing, whichever is worse for the doubler)."""
+        no_double = self.before_roll_many(boards, stakes, first_turn)
+        if not stakes.can_double("me"):
+            return no_double
+        doubled = replace(stakes, cube=2 * stakes.cube, owner="them")
+        take = self.before_roll_many(boards, doubled, first_turn)
+        drop = stakes.value(stakes.cube)
+        return np.maximum(no_double, np.minimum(take, drop))

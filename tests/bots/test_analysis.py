@@ -13,7 +13,15 @@ import numpy as np
 import pytest
 
 from games.bots import player_for
-from games.bots.analysis import Analysis, analyse_mat, analyse_match, mark, stakes_for
+from games.bots.analysis import (
+    DEFAULT_PLIES,
+    Analysis,
+    analyse_mat,
+    analyse_match,
+    mark,
+    stakes_for,
+)
+from games.bots.analysis_equity import Stakes
 from games.bots.analysis_eval import Judge
 from games.bots.matchplay import play_match
 from games.rules import (
@@ -23,6 +31,7 @@ from games.rules import (
     Move,
     Variant,
     apply,
+    apply_steps,
     board_array,
     mat_actions,
     parse_mat,
@@ -97,7 +106,7 @@ def test_cli_prints_the_documented_json() -> None:
 
 def test_cli_plies_and_bad_files(tmp_path: Path) -> None:
     one = subprocess.run(
-        [sys.executable, "-m", "games.bots", "analyse", str(SMALL), "--plies", "1"],
+        [sys.executable, "-m", "games.bots", "analyse", str(SMALL), "--plies", "0"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -142,8 +151,8 @@ def _replay_moves(path: Path) -> list[tuple[MatchState, Move]]:
 
 @pytest.mark.parametrize("plies", [0, 1])
 def test_the_best_play_has_no_error_and_the_same_equity_again(plies: int) -> None:
-    analysis = analysed(CUBE) if plies == 0 else analyse_mat(SMALL.read_text(), plies)
-    moves = _replay_moves(CUBE if plies == 0 else SMALL)
+    analysis = analysed(CUBE) if plies == DEFAULT_PLIES else analyse_mat(SMALL.read_text(), plies)
+    moves = _replay_moves(CUBE if plies == DEFAULT_PLIES else SMALL)
     decisions = [d for g in analysis.games for d in g if d.action == "move"]
     assert len(decisions) == len(moves)
     judge = Judge(TAVLA, plies)
@@ -155,7 +164,11 @@ def test_the_best_play_has_no_error_and_the_same_equity_again(plies: int) -> Non
             assert d.error == 0.0
         best = resolve_play(state.position_for(d.player), state.dice, d.best)  # type: ignore[arg-type]
         stakes = stakes_for(state, d.player)
-        again = judge.after_play(np.array([board_array(best.result)]), stakes, must=[0])
+        again = judge.after_play(
+            np.array([board_array(best.result)]),
+            stakes,
+            reply_first_turn=state.first_turn[1 - d.player],
+        )
         assert float(stakes.emg(again[0])) == pytest.approx(d.best_equity, abs=1e-9)
         assert d.equity is not None and d.best_equity is not None
         assert d.best_equity >= d.equity - 1e-12
@@ -214,7 +227,9 @@ def test_nardy_error_rates_order_the_levels() -> None:
     seeds = (1, 2)
     rates = {level: _rate(nardy_self_play(level, seeds)) for level in ("random", "heuristic")}
     network = _rate(nardy_self_play("network", seeds))
-    # The analysis judges by the network at 0 plies: the network level's plays are its best.
+    # The analysis's best is the network's choice at 0 plies (at 1 ply only weighed again
+    # against the play made, which is the same play here): the network level's plays are
+    # its best.
     assert network == 0.0
     assert rates["random"] > 2 * rates["heuristic"] > 0.0
     assert rates["heuristic"] > 20.0  # mEMG: the hand-written level errs, clearly
@@ -341,32 +356,105 @@ def test_cubeful_equity_is_gnubgs_for_gnubgs_chances(
     assert float(stakes.emg(value)[0]) == pytest.approx(equity, abs=2e-4)
 
 
-def test_nardy_one_ply_tells_the_network_from_the_heuristic() -> None:
-    # One roll deeper the network's own plays are no longer best by construction.
+def test_nardy_both_lookaheads_tell_the_network_from_the_heuristic() -> None:
     settings = MatchSettings(length=1, game=Variant.LONG_NARDY)
     players = (player_for("heuristic", "long-nardy"), player_for("network", "long-nardy"))
     _, actions = play_match(players, settings, 3)
-    heuristic, network = analyse_match(settings, actions, ("h", "n"), plies=1).players
-    assert heuristic.error_rate > 3 * network.error_rate > 0.0
+    for plies in (0, 1):
+        heuristic, network = analyse_match(settings, actions, ("h", "n"), plies=plies).players
+        assert heuristic.error_rate > 20.0
+        assert network.error_rate == 0.0
+
+
+def _first_errors(path: Path, count: int) -> list[tuple[MatchState, Move]]:
+    """The first `count` checker plays of `path` that were not the network's choice."""
+    judge = Judge(TAVLA, 0)
+    found = []
+    for state, move in _replay_moves(path):
+        plays = state.legal_plays()
+        if len(plays) < 2:
+            continue
+        stakes = stakes_for(state, move.player)
+        results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
+        played = apply_steps(state.position_for(move.player), move.steps)
+        index = next(i for i, p in enumerate(plays) if p.result == played)
+        if int(np.argmax(judge.after_play0(results, stakes))) != index:
+            found.append((state, move))
+        if len(found) == count:
+            break
+    return found
+
+
+def test_one_ply_weighs_the_networks_choice_against_the_play_made() -> None:
+    zero, one = Judge(TAVLA, 0), Judge(TAVLA, 1)
+    flipped_once = 0
+    for state, move in _first_errors(CUBE, 12):
+        stakes = stakes_for(state, move.player)
+        plays = state.legal_plays()
+        results = np.array([board_array(p.result) for p in plays], dtype=np.int64)
+        played = apply_steps(state.position_for(move.player), move.steps)
+        index = next(i for i, p in enumerate(plays) if p.result == played)
+        reply = state.first_turn[1 - move.player]
+        choice, choice_value, played_value = zero.judge_play(results, stakes, index, reply)
+        assert choice != index and choice_value > played_value
+        # At 1 ply the same two plays, each the mean of its 0- and 1-ply values.
+        best, best_value, value = one.judge_play(results, stakes, index, reply)
+        pair = results[[choice, index]]
+        mean = (zero.after_play0(pair, stakes) + one.after_play1(pair, stakes, reply)) / 2
+        assert value == pytest.approx(mean[1], abs=1e-12)
+        if best == index:  # one roll deeper the play made was the better
+            flipped_once += 1
+            assert best_value == value and mean[1] >= mean[0]
+        else:
+            assert best == choice and best_value == pytest.approx(mean[0], abs=1e-12)
+            assert best_value > value
+    assert flipped_once < 12
+
+
+def test_one_ply_lets_the_opponent_turn_the_cube_first() -> None:
+    # Three checkers each on the ace point, the opponent on roll, money: he wins at once with
+    # a double, else after the mover's next roll unless that is a double (86 %). With the
+    # cube centred he doubles and the mover passes: the mover's value is the cube lost.
+    judge = Judge(TAVLA, 1)
+    board = [0] * 26
+    board[1] = 3  # the mover's ace point (12 of his checkers borne off)
+    board[24] = -3  # the opponent's ace point, from the mover's side
+    results = np.array([board], dtype=np.int64)
+    live = Stakes(0, 0, 0, cube=1, owner=None, cube_live=True)
+    assert float(judge.after_play1(results, live)[0]) == pytest.approx(-1.0)
+    # Without the cube he plays on: the mover loses about 0.72 on average, not a whole 1.
+    dead = Stakes(0, 0, 0, cube=1, owner=None, cube_live=False)
+    assert -0.9 < float(judge.after_play1(results, dead)[0]) < -0.5
+    # His cube at 2: he redoubles and the mover passes, 2 lost; the mover's cube at 2: he
+    # cannot double, and loses less than the 2 at stake.
+    his = Stakes(0, 0, 0, cube=2, owner="them", cube_live=True)
+    assert float(judge.after_play1(results, his)[0]) == pytest.approx(-2.0)
+    mine = Stakes(0, 0, 0, cube=2, owner="me", cube_live=True)
+    assert -1.9 < float(judge.after_play1(results, mine)[0]) < -1.0
 
 
 def test_hints_rank_the_legal_plays() -> None:
     """(Their speed is measured by benchmarks/analysis_bench.py, not here.)"""
     from games.bots.analysis import hints
 
-    moves = _replay_moves(CUBE)
-    analysis = analysed(CUBE)
+    moves = _replay_moves(SMALL)
+    analysis = analyse_mat(SMALL.read_text(), 0)  # the hints' own lookahead
     decisions = [d for g in analysis.games for d in g if d.action == "move"]
-    for d, (state, _) in list(zip(decisions, moves, strict=True))[:40]:
+    for d, (state, _) in zip(decisions, moves, strict=True):
         ranked = hints(state)
         if d.best is None:
             assert ranked == []
             continue
-        assert 1 <= len(ranked) <= 5
+        assert 1 <= len(ranked) <= min(5, len(state.legal_plays()))
         assert ranked[0].play == d.best and ranked[0].error == 0.0
         assert ranked[0].equity == pytest.approx(d.best_equity, abs=1e-9)
         errors = [h.error for h in ranked]
         assert errors == sorted(errors)
+        # One roll deeper: the same plays, ranked by the 1-ply standard.
+        deeper = hints(state, plies=1)
+        assert {h.play for h in deeper} == {h.play for h in ranked}
+        assert [h.error for h in deeper] == sorted(h.error for h in deeper)
+        assert deeper[0].error == 0.0
 
 
 def test_every_corpus_match_is_analysed() -> None:
