@@ -5,6 +5,7 @@
 //   #/record/<id>   a match's record, stepped through
 //   #/player/<name> a player's ratings over time and his rated matches
 //   #/leaderboard[/<game>]  the leaderboard
+//   #/friends      the players one follows, the direct challenges, the players one blocked
 //   #/signup, #/login
 //   #/developers   the API's links (the shell's <template id="api-links">)
 
@@ -82,6 +83,8 @@ async function route() {
       screen = await (await import("./recordpage.js")).recordScreen(root, arg); // loaded when asked for
     } else if (kind === "player" && arg) {
       await (await import("./playerpage.js")).playerScreen(root, decodeURIComponent(arg));
+    } else if (kind === "friends" && currentAccount()) {
+      screen = await (await import("./friends.js")).friendsScreen(root, navigate);
     } else if (kind === "leaderboard") {
       await leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
@@ -140,6 +143,8 @@ function notifications() {
   if (listening) return;
   listening = true;
   live.onNotification(async (note) => {
+    // a direct challenge to him, or the answer to his (a toast wherever he is)
+    if (note.kind === "challenge" || note.kind === "challenge_answered") return (await import("./communitychallenge.js")).onNotice(note, navigate);
     if (note.kind !== "rematch_offered") return;
     if (screen && screen.state && screen.state.lobby && screen.state.lobby.rematch === note.match) return;
     try {

@@ -474,11 +474,15 @@ export async function lobbyScreen(root, navigate) {
     list(t("list.challenges"), "challenges", others(challengesNow), accept),
     list(t("list.live"), "live", liveNow.results, watch));
   draw(mine, challenges, watchable);
+  // the players he follows and the direct challenges (friends.js, loaded with the lobby)
+  const friends = h("div", { class: "friends-slot" });
+  const card = me.kind === "registered" ? import("./friends.js").then((m) => m.friendsCard(friends, navigate)).catch(() => null) : null;
   root.replaceChildren(
     h("div", { class: "columns" },
       h("div", {}, quick.node, newMatchForm(levels, navigate)),
       h("div", {},
         rating,
+        friends,
         lists,
         await finishedList(),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
@@ -492,7 +496,7 @@ export async function lobbyScreen(root, navigate) {
     if (key !== last) draw(...pages);
     last = key;
   });
-  return { stop() { push.stop(); quick.stop(); } };
+  return { stop() { push.stop(); quick.stop(); card?.then((c) => c && c.stop()); } };
 }
 
 const MINE = "/matches?status=waiting,active&limit=20";
