@@ -1,5 +1,15 @@
 """Django loads an app's tables from `<app>.models`; ours live in the store."""
 
+from .store.community_models import (
+    Block,
+    Challenge,
+    ChatMessage,
+    Follow,
+    ModerationAction,
+    PlayerOnline,
+    Report,
+    Sanction,
+)
 from .store.models import (
     Match,
     MatchClock,
@@ -11,11 +21,19 @@ from .store.models import (
 )
 
 __all__ = [
+    "Block",
+    "Challenge",
+    "ChatMessage",
+    "Follow",
     "Match",
     "MatchClock",
     "MatchEvent",
     "MatchLobby",
     "MatchPresence",
+    "ModerationAction",
+    "PlayerOnline",
     "PlayerProfile",
     "PlayerSuspension",
+    "Report",
+    "Sanction",
 ]
