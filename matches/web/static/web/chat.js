@@ -53,11 +53,11 @@ class Chat {
   hello(send) {
     this.send = send;
     if (this.kibitz) this.switch();
-    this.read(); // what was said while the socket was away
+    this.read(); // what was said meanwhile
   }
 
   switch() {
-    this.send?.({ type: "kibitz", match: this.id, on: this.kibitz });
+    this.send?.({ type: "kibitz_switch", match: this.id, on: this.kibitz });
   }
 
   receive(msg) {
@@ -108,16 +108,16 @@ class Chat {
     this.list.scrollTop = this.list.scrollHeight;
   }
 
-  /** The channel the viewer writes in: none for the anonymous or in hot-seat. */
+  /** Where the viewer writes: nowhere anonymous or in hot-seat. */
   channel() {
     if (!currentAccount()) return null;
     return { player: "say", spectator: "kibitz" }[this.role] || null;
   }
 
-  /** A rated match (both registered) being played keeps kibitz from its players. */
+  /** A rated match being played keeps kibitz from its players. */
   closed() {
     const s = this.screen.state;
-    return s.settings.rated && s.status === "active" && s.players.every((p) => p?.kind === "registered");
+    return s.settings.rated && s.status === "active";
   }
 
   /** The panel in the page's language (again after it changed). */
@@ -129,24 +129,28 @@ class Chat {
     const check = (setting, on, label, change, disabled) => h("label", { class: "check" },
       h("input", { type: "checkbox", "data-setting": setting, checked: on, disabled, onchange: (e) => change(e.target.checked) }), " ", ...label);
     const other = s.players.find((p) => p && p.username !== this.me);
-    this.wasClosed = this.closed();
-    this.node.replaceChildren(
+    this.was = this.looks();
+    this.node.replaceChildren(...[
       h("h2", { text: t(this.role === "player" ? "chat.title" : "chat.title.all") }),
       this.list,
-      channel ? [
+      ...channel ? [
         h("div", { class: "chat-quick" }, QUICK.map((q) => h("button", { type: "button", "data-quick": q, onclick: () => this.say({ quick: q }) }, t(`chat.quick.${q}`)))),
         h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.say({ text: this.input.value.trim() }); } },
           this.input, h("button", { type: "submit", "data-action": "chat-send" }, t("chat.send"))),
-      ] : h("p", { class: "small", text: t("chat.signin") }),
+      ] : [h("p", { class: "small", text: t("chat.signin") })],
       this.role === "player" ? h("div", { class: "chat-options" },
-        check("kibitz", this.kibitz, [t(this.wasClosed ? "chat.kibitz.closed" : "chat.kibitz.show")], (on) => this.setKibitz(on), this.wasClosed),
-        other ? check("mute", this.muted, withName("chat.mute", other.display_name || other.username), (on) => this.setMuted(on)) : null) : null);
+        check("kibitz", this.kibitz, [t(this.closed() ? "chat.kibitz.closed" : "chat.kibitz.show")], (on) => this.setKibitz(on), this.closed()),
+        other ? check("mute", this.muted, withName("chat.mute", other.display_name || other.username), (on) => this.setMuted(on)) : null) : null].filter(Boolean));
     this.draw();
   }
 
-  /** A new state: a rated match that ended opens its kibitz. */
+  /** What the panel shows: an opponent came, a rated match ended. */
+  looks() {
+    return `${this.closed()} ${this.screen.state.players.map((p) => p?.username)}`;
+  }
+
   update() {
-    if (this.closed() !== this.wasClosed) this.relabel();
+    if (this.looks() !== this.was) this.relabel();
   }
 
   async say(body) {

@@ -21,7 +21,7 @@ export async function friendsCard(slot, navigate, full = false) {
       const [following, challenges, blocked] = await Promise.all(reads);
       const c = challenges.incoming.length ? await import("./communitychallenge.js") : null;
       const key = JSON.stringify([following, challenges, blocked]);
-      if (key !== last && !slot.querySelector("form:not([data-sent]) :focus, form.challenge-form:not([data-sent])")) {
+      if (key !== last && !slot.querySelector("input:focus, form.challenge-form:not([data-sent])")) {
         last = key;
         slot.replaceChildren(draw(following.players, challenges, blocked?.players, full, navigate, refresh, c));
       }

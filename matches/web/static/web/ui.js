@@ -39,10 +39,10 @@ export const h = (tag, attrs = {}, ...children) => {
   return node;
 };
 
-/** Text a player wrote (a name, a message) isolated from the words around it (bidi). */
+/** A player's words (a name), bidi-isolated. */
 export const bdi = (text, attrs = {}) => h("bdi", { dir: "auto", ...attrs, text });
 
-/** The string for `key` with its `{name}` the isolated name (a node, never markup). */
+/** `key`'s string, its `{name}` an isolated node (never markup). */
 export function withName(key, name, params = {}) {
   const [before, after = ""] = t(key, { ...params, name: "\u0000" }).split("\u0000");
   return [before, bdi(name, { class: "name" }), after];
