@@ -10,6 +10,7 @@ players and for a player banned from play; one pending challenge per pair and di
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -113,10 +114,11 @@ def pending(user: Any, now: datetime | None = None) -> tuple[list[Challenge], li
 def _mine(user: Any, challenge_id: Any, *, as_challenged: bool) -> Challenge:
     field = "challenged_id" if as_challenged else "challenger_id"
     try:
-        found = Challenge.objects.select_for_update().filter(pk=challenge_id, **{field: user.pk})
-        row = found.first()
-    except (ValueError, TypeError):  # not a UUID
-        row = None
+        wanted = uuid.UUID(str(challenge_id))
+    except ValueError:
+        raise ChallengeNotFound() from None
+    found = Challenge.objects.select_for_update().filter(pk=wanted, **{field: user.pk})
+    row = found.first()
     if row is None:
         raise ChallengeNotFound()
     now = timezone.now()
