@@ -75,6 +75,13 @@ def test_a_declined_challenge_is_said_to_the_challenger(open_page) -> None:
     ana.wait_for_selector("#challenge-toast:not([hidden]) [data-answer=declined]")
     assert "Bora declined your challenge" in ana.inner_text("#challenge-toast")
     assert "#/match/" not in ana.url and "#/match/" not in bora.url
+    # a new one, withdrawn from the card before Bora answers: his toast says so
+    go(ana, "#/friends")
+    challenge_from_lobby(ana, "bora")
+    bora.wait_for_selector("#challenge-toast:not([hidden]) [data-action=accept-direct]")
+    ana.click("#friends li[data-challenge] [data-action=withdraw]")
+    bora.wait_for_selector("#challenge-toast:not([hidden]) [data-answer=cancelled]")
+    assert "Ana withdrew the challenge" in bora.inner_text("#challenge-toast")
     assert ana.errors == [] and bora.errors == []
 
 

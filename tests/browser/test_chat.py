@@ -64,6 +64,10 @@ def test_players_talk_and_quick_messages_are_worded_in_each_readers_language(ope
         "good_luck"
     )
     assert lines(ana) == ["Good evening, Bora", "Good luck!"]
+    ana.select_option("#language", "tr")  # the panel and the codes in the new language
+    ana.wait_for_function("document.querySelector('#chat h2').textContent === 'Sohbet'")
+    assert lines(ana) == ["Good evening, Bora", "İyi şanslar!"]
+    assert ana.input_value("#chat input[name=text]") == ""
     assert ana.errors == [] and bora.errors == []
 
 

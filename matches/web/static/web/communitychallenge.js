@@ -74,14 +74,14 @@ export async function onNotice(note, navigate) {
   await ready();
   const c = note.challenge || note.data?.challenge;
   if (note.kind === "challenge") {
-    const { incoming } = await api.get("/challenges");
+    const { incoming } = await api.get("/challenges").catch(() => ({ incoming: [] }));
     const pick = incoming.find((x) => x.id === c?.id) || incoming.at(-1);
     if (pick) show(pick, answer(pick, navigate, hide));
   } else if (c?.status === "accepted" && c.match) {
     hide();
     navigate(`#/match/${c.match}`);
   } else if (c) {
-    show(c, [h("span", { "data-answer": c.status }, ...withName(`friends.answered.${c.status}`, name(c.to))),
+    show(c, [h("span", { "data-answer": c.status }, ...withName(`friends.answered.${c.status}`, name(c.status === "cancelled" ? c.from : c.to))),
       h("button", { type: "button", class: "link", "data-action": "dismiss", onclick: hide }, t("notify.close"))]);
   }
 }

@@ -24,5 +24,5 @@ export default {
   "friends.answered.accepted": "{name} accepted your challenge.",
   "friends.answered.declined": "{name} declined your challenge.",
   "friends.answered.expired": "Your challenge to {name} expired unanswered.",
-  "friends.answered.cancelled": "Your challenge to {name} was withdrawn.",
+  "friends.answered.cancelled": "{name} withdrew the challenge.",
 };

@@ -24,5 +24,5 @@ export default {
   "friends.answered.accepted": "{name} prihvata vaš izazov.",
   "friends.answered.declined": "{name} odbija vaš izazov.",
   "friends.answered.expired": "Vaš izazov igraču {name} je istekao bez odgovora.",
-  "friends.answered.cancelled": "Vaš izazov igraču {name} je povučen.",
+  "friends.answered.cancelled": "{name} povlači izazov.",
 };

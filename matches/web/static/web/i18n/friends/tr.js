@@ -24,5 +24,5 @@ export default {
   "friends.answered.accepted": "{name} meydan okumanızı kabul etti.",
   "friends.answered.declined": "{name} meydan okumanızı reddetti.",
   "friends.answered.expired": "{name} adlı oyuncuya meydan okumanız yanıtsız kaldı.",
-  "friends.answered.cancelled": "{name} adlı oyuncuya meydan okumanız geri çekildi.",
+  "friends.answered.cancelled": "{name} meydan okumasını geri çekti.",
 };
