@@ -137,6 +137,14 @@ def blocked_by(user_id: int) -> set[int]:
     return set(cm.Block.objects.filter(blocked_id=user_id).values_list("blocker_id", flat=True))
 
 
+def hidden_from(user: Any) -> set[int]:
+    """The players whose lines a reader does not get: those he blocked or who blocked him."""
+    if user is None or not user.is_authenticated:
+        return set()
+    rows = cm.Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk))
+    return {b if a == user.pk else a for a, b in rows.values_list("blocker_id", "blocked_id")}
+
+
 def online(user_ids: list[int]) -> set[int]:
     """Those of the users with a socket open now (seen within `ONLINE_FOR`)."""
     since = timezone.now() - ONLINE_FOR
@@ -161,13 +169,15 @@ def chat_message(row: cm.ChatMessage) -> ChatMessage:
 
 
 def chat_after(match: Match, user: Any, after: int, kibitz: bool) -> ChatMessages:
-    """The lines after id `after` the user may read (the match is readable: checked)."""
+    """The lines after id `after` the user may read (the match is readable: checked), but
+    those of players he blocked or who blocked him."""
     channels = [cm.ChatMessage.Channel.SAY]
     if may_read_kibitz(match, user, kibitz):
         channels.append(cm.ChatMessage.Channel.KIBITZ)
     rows = (
         cm.ChatMessage.objects.select_related("author__tavla_profile")
         .filter(match_id=match.pk, id__gt=after, channel__in=channels)
+        .exclude(author_id__in=hidden_from(user))
         .order_by("id")[:CHAT_PAGE]
     )
     return ChatMessages([chat_message(r) for r in rows])

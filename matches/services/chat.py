@@ -99,7 +99,6 @@ def say(
             match=match, channel=channel, author=user, text=line, quick=quick
         )
         transaction.on_commit(lambda: deliver(message))
-    message.match = match
     return message
 
 

@@ -48,6 +48,7 @@ from matches.api.contract import render
 from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match
 from matches.api.views.common import seen_match
+from matches.selectors import community
 from matches.store.streams import load_view
 
 from . import commands, lobby
@@ -107,6 +108,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     revoked = False
     lobby: frozenset[str] = frozenset()  # the lobby's lists this socket follows (none: off)
     kibitz: frozenset[str] = frozenset()  # matches whose spectators' lines a player hears
+    hidden: frozenset[int] = frozenset()  # players blocked either way: their lines not sent
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """The socket's whole life; what it took is given back however it ends."""
@@ -281,6 +283,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.revoke(ref)
             return
         self.user = user
+        self.hidden = frozenset(await in_thread(community.hidden_from, user))
         match_id = str(match.pk)
         if match_id in self.follows:
             await self.unsubscribe(match_id)
@@ -410,8 +413,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     def chat_pushed(self, match_id: str, hint: dict[str, Any]) -> None:
         """A chat line of a followed match (called by the hub, on the loop): sent on unless
-        it is the spectators' and this reader is a player who may not read it now."""
+        its author and this reader blocked each other (as of the last subscribe), or it is the
+        spectators' and this reader is a player who may not read it now."""
         line = hint.get("message") or {}
+        if hint.get("author") in self.hidden:
+            return
         if line.get("channel") == "kibitz":
             user = self.user
             seated = bool(user and user.is_authenticated and user.pk in hint.get("players", ()))

@@ -273,8 +273,8 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 def chat(message: ChatMessage) -> None:
     """A `TAVLA_CHAT` hook (matches/services/chat.py): a chat line, committed, goes to the
-    match's group as `{"type": "match.chat", "match", "message", "players", "live_rated"}`;
-    each socket following the match sends it on if its reader may read it
+    match's group as `{"type": "match.chat", "match", "message", "author", "players",
+    "live_rated"}`; each socket following the match sends it on if its reader may read it
     (matches/streams/consumers.py). Lost, it is read back with GET /matches/{id}/chat?after=."""
     layer = get_channel_layer()
     if layer is None:
@@ -284,6 +284,7 @@ def chat(message: ChatMessage) -> None:
         "type": "match.chat",
         "match": str(match.pk),
         "message": json.loads(json.dumps(render(community.chat_message(message)))),
+        "author": message.author_id,
         "players": [match.player0_id, match.player1_id],
         "live_rated": community.live_rated(match),
     }

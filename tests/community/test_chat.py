@@ -202,3 +202,15 @@ def test_the_chat_table_is_append_only(table) -> None:
         with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql)
     assert ChatMessage.objects.get(pk=line_id).text == "kept"
+
+
+def test_a_reader_does_not_get_the_lines_of_a_player_blocked_either_way(table, make_player):
+    _ana, _ben, eve, match_id = table
+    cy, dan = make_player("cy"), make_player("dan")
+    eve.post(f"/matches/{match_id}/chat", {"channel": "kibitz", "text": "from eve"})
+    assert cy.post(f"/players/{eve.username}/block").status_code == 200
+    assert read(cy, match_id) == []  # he blocked her
+    cy_line = cy.post(f"/matches/{match_id}/chat", {"channel": "kibitz", "text": "from cy"})
+    assert [m["text"] for m in read(eve, match_id)] == ["from eve"]  # she was blocked by him
+    assert [m["text"] for m in read(dan, match_id)] == ["from eve", "from cy"]
+    assert cy_line.status_code == 201

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.streams.harness import Api, Socket, online_match
+from tests.streams.harness import Api, Socket, online_match, wait_for
 
 
 def chat(api: Api, match_id: str, channel: str = "say", **body: Any) -> dict[str, Any]:
@@ -134,4 +134,19 @@ def test_kibitz_never_reaches_a_player_of_a_rated_match_being_played(cluster) ->
     assert not [m for m in sock.drain() if m.get("type") == "chat"]
     r = ben.get(f"/matches/{match_id}/chat", kibitz="true").json()["messages"]
     assert [m["channel"] for m in r] == ["say"]
+    sock.close()
+
+
+def test_a_friend_with_a_socket_open_on_the_other_process_is_online(cluster) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = Api.guest(cluster.a), Api.guest(cluster.a)
+    ben_name = ben.get("/me").json()["username"]
+    assert ana.post(f"/players/{ben_name}/follow").json() == {"following": True}
+
+    def online() -> bool:
+        return bool(ana.get("/me/following").json()["players"][0]["online"])
+
+    assert not online()
+    sock = Socket(cluster.b.ws, ben.token)
+    sock.next("hello")
+    wait_for(online, 8, "ben online")  # the hubs refresh every 5 s at most
     sock.close()
