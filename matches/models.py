@@ -1,5 +1,15 @@
 """Django loads an app's tables from `<app>.models`; ours live in the store."""
 
+from .store.community_models import (
+    Block,
+    Challenge,
+    ChatMessage,
+    Follow,
+    ModerationAction,
+    PlayerOnline,
+    Report,
+    Sanction,
+)
 from .store.models import (
     Match,
     MatchClock,
@@ -12,13 +22,21 @@ from .store.models import (
 from .store.tournament_models import Tournament, TournamentEvent, TournamentMatch
 
 __all__ = [
+    "Block",
+    "Challenge",
+    "ChatMessage",
+    "Follow",
     "Match",
     "MatchClock",
     "MatchEvent",
     "MatchLobby",
     "MatchPresence",
+    "ModerationAction",
+    "PlayerOnline",
     "PlayerProfile",
     "PlayerSuspension",
+    "Report",
+    "Sanction",
     "Tournament",
     "TournamentEvent",
     "TournamentMatch",

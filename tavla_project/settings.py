@@ -209,6 +209,8 @@ REST_FRAMEWORK = {
         # taking new ones must not read without bound).
         "guest_read": env.str("API_THROTTLE_GUEST_READ", default="600/min"),
         "rules": env.str("API_THROTTLE_RULES", default="120/min"),
+        # Chat lines per user (matches/services/chat.py), HTTP and WebSocket together.
+        "chat": env.str("API_THROTTLE_CHAT", default="20/min"),
     },
     "DEFAULT_THROTTLE_CLASSES": ["matches.api.throttling.AnonReadThrottle"],
 }
@@ -242,6 +244,8 @@ SPECTACULAR_SETTINGS = {
         "StatusEnum": "matches.selectors.shapes.MATCH_STATUSES",
         "SeekStatusEnum": "matches.selectors.shapes.SEEK_STATUSES",
         "TournamentStatusEnum": "matches.selectors.tournaments.TOURNAMENT_STATUSES",
+        # a match's and a direct challenge's request share it (matches/api/requests.py)
+        "MatchCreateBackgammonValueEnum": [(3, "3"), (2, "2")],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -442,6 +446,8 @@ TAVLA_COMPUTER_TEST_PAUSE = env.float("TAVLA_COMPUTER_TEST_PAUSE", default=0.0)
 # Functions told of user notifications (matches/services/notices.py: a seek paired), each
 # taking a `Notice`: the push streams send them to the user's sockets.
 TAVLA_NOTIFY = ["matches.streams.publish.notice"]
+# Called with every chat line once it is committed (matches/services/chat.py).
+TAVLA_CHAT = ["matches.streams.publish.chat"]
 # A seek lives this many seconds after its owner's last poll (or open socket).
 TAVLA_SEEK_TIMEOUT = env.float("TAVLA_SEEK_TIMEOUT", default=30.0)
 # The rating window of a seek: +-base points at first, +step every `every` seconds, anyone

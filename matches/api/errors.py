@@ -125,6 +125,27 @@ ERRORS: dict[str, tuple[int, str]] = {
     "service_unavailable": (
         503,
         "The service cannot reach its database just now; retry after `Retry-After` seconds.",
+    ),  # players among players (issue 28: chat, blocks, challenges, moderation)
+    "invalid_message": (
+        400,
+        "A chat message is 1 to 300 characters of text (no control or direction characters)"
+        " or a known quick message.",
+    ),
+    "chat_muted": (403, "Staff muted you in chat; `detail.until` says until when."),
+    "chat_banned": (
+        403,
+        "Staff banned you from chat; `detail.until` says until when (null: until lifted).",
+    ),
+    "blocked": (403, "One of you blocked the other: no chat, no challenge between you."),
+    "play_banned": (
+        403,
+        "Staff banned you from play (challenges, quick pairing); `detail.until` says until"
+        " when (null: until lifted).",
+    ),
+    "challenge_pending": (409, "You have a pending challenge to this player already."),
+    "challenge_not_pending": (
+        409,
+        "The challenge was answered, cancelled or expired already (`detail.status`).",
     ),
 }
 

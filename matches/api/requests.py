@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator as NoNulls
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -647,4 +648,74 @@ class TournamentListQuerySerializer(serializers.Serializer):
         choices=["upcoming", "running", "finished", "cancelled"],
         required=False,
         help_text="Only tournaments in this state (none: all).",
+    )
+
+
+# -- players among players (issue 28; matches/api/views/community.py) ---------------------------
+
+
+class ChatTextField(serializers.CharField):
+    """The text as sent: trimming, the length and the characters are the chat service's to
+    judge (400 `invalid_message`), a NUL included."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)
+        self.validators = [v for v in self.validators if not isinstance(v, NoNulls)]  # type: ignore[has-type]
+
+
+class ChatPostSerializer(serializers.Serializer):
+    channel = serializers.ChoiceField(
+        choices=[("say", "say"), ("kibitz", "kibitz")],
+        help_text="say: the two players; kibitz: the spectators (not the players).",
+    )
+    text = ChatTextField(
+        required=False,
+        allow_null=True,
+        help_text="1 to 300 characters once trimmed: no control characters, no bidi override"
+        " or isolate characters (U+202A-U+202E, U+2066-U+2069). Or send `quick`.",
+    )
+    quick = serializers.ChoiceField(
+        choices=[(q, q) for q in ("good_luck", "well_played", "thanks", "sorry_connection")],
+        required=False,
+        allow_null=True,
+        help_text="A quick message, shown in each reader's language (instead of `text`).",
+    )
+
+
+class ChatQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, default=0, help_text="The id of the last line you have (0: from the start)."
+    )
+    kibitz = serializers.BooleanField(
+        default=False,
+        help_text="A player: also the spectators' lines (never while a rated match is being"
+        " played). Spectators always get them.",
+    )
+
+
+class ChallengeCreateSerializer(MatchCreateSerializer):
+    """A direct challenge: `to`, and the settings of the online match (as POST /matches)."""
+
+    to = serializers.CharField(max_length=150, help_text="The challenged player's username.")
+    mode = None
+    level = None
+    open_challenge = None
+    seat = None
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs.update(mode=str(Match.Mode.ONLINE), open_challenge=False, seat=0)
+        return super().validate(attrs)
+
+
+class ReportSerializer(serializers.Serializer):
+    player = serializers.CharField(max_length=150, help_text="The reported player's username.")
+    message = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, help_text="A chat line of his (its id)."
+    )
+    match = serializers.UUIDField(required=False, allow_null=True, help_text="A match of his.")
+    reason = serializers.ChoiceField(
+        choices=[(r, r) for r in ("abuse", "spam", "cheating", "other")]
+    )
+    text = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=500, help_text="What happened."
     )

@@ -107,3 +107,9 @@ class RulesThrottle(ScopedThrottle):
     """The stateless rules service computes for anyone: its own, lower rate."""
 
     scope = "rules"
+
+
+class ChatThrottle(WriteThrottle):
+    """Chat lines of one user, over HTTP and the socket alike (`API_THROTTLE_CHAT`)."""
+
+    scope = "chat"

@@ -3,7 +3,18 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .views import accounts, commands, history, lobby, matches, players, root, seeks, tournaments
+from .views import (
+    accounts,
+    commands,
+    community,
+    history,
+    lobby,
+    matches,
+    players,
+    root,
+    seeks,
+    tournaments,
+)
 from .views import rules as rules_service
 
 M = "matches/<str:match_id>"
@@ -78,6 +89,25 @@ urlpatterns = [
     ),
     path("rules/levels", rules_service.LevelsView.as_view(), name="levels"),
     path("rules/games", rules_service.GamesView.as_view(), name="rules-games"),
+    # players among players (issue 28: chat, follows, blocks, challenges, reports)
+    path(f"{M}/chat", community.ChatView.as_view(), name="chat"),
+    path("players/<str:name>/follow", community.FollowView.as_view(), name="player-follow"),
+    path("players/<str:name>/block", community.BlockView.as_view(), name="player-block"),
+    path("me/following", community.FollowingView.as_view(), name="me-following"),
+    path("me/blocked", community.BlockedView.as_view(), name="me-blocked"),
+    path("challenges", community.ChallengesView.as_view(), name="direct-challenges"),
+    path("challenges/<str:challenge_id>", community.ChallengeView.as_view(), name="challenge"),
+    path(
+        "challenges/<str:challenge_id>/accept",
+        community.ChallengeAcceptView.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<str:challenge_id>/decline",
+        community.ChallengeDeclineView.as_view(),
+        name="challenge-decline",
+    ),
+    path("reports", community.ReportsView.as_view(), name="reports"),
     # documentation
     path("schema", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="matches:schema"), name="docs"),

@@ -432,3 +432,6 @@ class PlayerSuspensionAdmin(ReadOnlyAdmin, admin.ModelAdmin):
             ),
             *super().get_urls(),
         ]
+
+
+from . import community_admin  # noqa: E402, F401  (issue 28: reports, sanctions, audit log)

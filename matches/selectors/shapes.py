@@ -408,6 +408,14 @@ class EarlyExits:
 
 
 @dataclass(frozen=True, slots=True)
+class Viewer:
+    """You and this player (issue 28)."""
+
+    following: bool
+    blocked: Annotated[bool, "You blocked him."]
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerCard:
     """A player's page: who he is, his ratings per game, his matches."""
 
@@ -419,6 +427,7 @@ class PlayerCard:
     matches: MatchCounts
     early_exits: EarlyExits
     joined: datetime
+    viewer: Annotated[Viewer | None, "You and him: null when anonymous or yourself."] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ from matches.errors import StoreError
 from matches.store.locks import advisory_lock
 from matches.store.models import Match, PlayerRating, Seek
 
-from . import conduct, lobby, play
+from . import blocks, conduct, lobby, play, reports
 from .fibs import START_RATING
 from .notices import Notice, notify
 
@@ -160,6 +160,7 @@ def seek(user: Any, request: SeekRequest, *, now: datetime | None = None) -> See
     refused = conduct.refusal(user, now)
     if refused is not None:
         raise SeekRefused(refused)
+    reports.check_play(user.pk, now)  # banned from play by staff (issue 28)
     created = _create(user, request, now)
     return pair(created.pk, now=now)
 
@@ -340,6 +341,7 @@ def _decide(found: Seek, others: list[Seek], now: datetime) -> list[Started]:
     if found.user_id in busy:  # he started another online match meanwhile
         _end(found, str(Seek.Status.CANCELLED), now)
         return []
+    busy |= blocks.pairs_blocked(found.user_id, (o.user_id for o in others))  # never paired
     fits = [o for o in others if o.user_id not in busy and acceptable(found, o, now)]
     for best in sorted(fits, key=lambda o: (abs(o.rating - found.rating), o.created_at)):
         partner = Seek.objects.select_for_update().get(pk=best.pk)

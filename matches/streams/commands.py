@@ -23,6 +23,7 @@ from matches.api.authentication import TokenAuthentication
 from matches.api.errors import ApiError, error_response
 from matches.api.idempotency import fingerprint_of, keyed_write
 from matches.api.views import commands as command_views
+from matches.api.views import community as community_views
 from matches.api.views import lobby as lobby_views
 
 # The writes of one match a socket may send (the POST endpoints under /matches/{id}/).
@@ -143,3 +144,20 @@ def _check_throttles(view: Any, caller: _Caller) -> None:
     if waits:
         known = [w for w in waits if w is not None]
         raise exceptions.Throttled(max(known, default=None))
+
+
+def run_chat(
+    *, token: str | None, match_id: Any, body: dict[str, Any], client: tuple[str, int] | None
+) -> tuple[int, Any]:
+    """(HTTP status, JSON body) of a chat line sent on the socket (`say` / `kibitz`), as
+    `POST /api/v1/matches/{id}/chat` answers it: the token, the chat rate limit, the view."""
+    try:
+        user, auth = _authenticated(token)
+        _check_throttles(community_views.ChatView, _Caller(user, auth, client))
+        response = community_views.ChatView.answer(user, str(match_id), body)
+    except Exception as exc:
+        refusal = error_response(exc)
+        if refusal is None:
+            raise
+        response = refusal
+    return response.status_code, json.loads(json.dumps(response.data))

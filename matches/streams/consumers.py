@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from typing import Any, ClassVar
@@ -47,6 +48,7 @@ from matches.api.contract import render
 from matches.api.errors import ApiError, Limited, error_body, error_response
 from matches.api.permissions import load_match
 from matches.api.views.common import seen_match
+from matches.selectors import community
 from matches.store.streams import load_view
 
 from . import commands, lobby
@@ -105,6 +107,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
     user: Any = None
     revoked = False
     lobby: frozenset[str] = frozenset()  # the lobby's lists this socket follows (none: off)
+    kibitz: frozenset[str] = frozenset()  # matches whose spectators' lines a player hears
+    hidden: frozenset[int] = frozenset()  # players blocked either way: their lines not sent
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """The socket's whole life; what it took is given back however it ends."""
@@ -244,7 +248,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 raise ApiError(
                     "invalid_request",
                     "Unknown message type: send subscribe, unsubscribe, command, ping,"
-                    " subscribe_lobby or unsubscribe_lobby.",
+                    " subscribe_lobby, unsubscribe_lobby, say, kibitz or kibitz_switch.",
                     {"type": [(kind if isinstance(kind, str) else json.dumps(kind))[:40]]},
                 )
             await handler(self, message, ref)
@@ -279,12 +283,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.revoke(ref)
             return
         self.user = user
+        self.hidden = frozenset(await in_thread(community.hidden_from, user))
         match_id = str(match.pk)
         if match_id in self.follows:
             await self.unsubscribe(match_id)
         if len(self.follows) >= MAX_SUBSCRIPTIONS:
             raise ApiError("invalid_request", f"At most {MAX_SUBSCRIPTIONS} matches per socket.")
+        kibitz = message.get("kibitz")
+        if kibitz is not None and not isinstance(kibitz, bool):
+            raise BadField("kibitz", "true or false", kibitz)
+        if kibitz is not None:
+            self.switch_kibitz(str(match.pk), kibitz)
         follower = Follower(self.hub, match, after, self.user)
+        follower.listener.chat = functools.partial(self.chat_pushed, str(match.pk))
         await follower.start()
         seated = self.user.is_authenticated and self.user.pk in (match.player0_id, match.player1_id)
         await self.send_json(
@@ -348,6 +359,72 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if headers.get("Idempotent-Replayed"):
             reply["replayed"] = True
         await self.send_json(reply)
+
+    # -- chat (issue 28) ------------------------------------------------------------------
+
+    def switch_kibitz(self, match_id: str, on: bool) -> None:
+        kibitz = set(self.kibitz)
+        if on:
+            kibitz.add(match_id)
+        else:
+            kibitz.discard(match_id)
+        self.kibitz = frozenset(kibitz)
+
+    async def on_kibitz_switch(self, message: dict[str, Any], ref: Any) -> None:
+        """A player hears the spectators' lines of a match on this socket, or stops."""
+        match_id = text_field(message, "match")
+        on = message.get("on")
+        if not isinstance(on, bool):
+            raise BadField("on", "true or false", on)
+        assert match_id is not None
+        self.switch_kibitz(match_id[:64], on)
+        await self.send_json({"type": "kibitz_switched", "ref": ref, "match": match_id, "on": on})
+
+    async def on_say(self, message: dict[str, Any], ref: Any) -> None:
+        await self._chat("say", message, ref)
+
+    async def on_kibitz(self, message: dict[str, Any], ref: Any) -> None:
+        await self._chat("kibitz", message, ref)
+
+    async def _chat(self, channel: str, message: dict[str, Any], ref: Any) -> None:
+        """A chat line: answered as `POST /matches/{id}/chat` would be (`said`, or `error`)."""
+        match_id = text_field(message, "match")
+        body: dict[str, Any] = {"channel": channel}
+        for name in ("text", "quick"):
+            if name in message:
+                body[name] = message[name]
+        client = self.scope.get("client")
+        status, answer = await in_thread(
+            commands.run_chat,
+            token=self.token,
+            match_id=match_id,
+            body=body,
+            client=tuple(client) if client else None,
+        )
+        if status == 401 and self.token is not None:
+            self.revoke(ref)
+            return
+        if status >= 400 and isinstance(answer, dict) and "code" in answer:
+            await self.send_json({"type": "error", "ref": ref, "status": status, **answer})
+            return
+        await self.send_json(
+            {"type": "said", "ref": ref, "status": status, "match": match_id, "message": answer}
+        )
+
+    def chat_pushed(self, match_id: str, hint: dict[str, Any]) -> None:
+        """A chat line of a followed match (called by the hub, on the loop): sent on unless
+        its author and this reader blocked each other (as of the last subscribe), or it is the
+        spectators' and this reader is a player who may not read it now."""
+        line = hint.get("message") or {}
+        if hint.get("author") in self.hidden:
+            return
+        if line.get("channel") == "kibitz":
+            user = self.user
+            seated = bool(user and user.is_authenticated and user.pk in hint.get("players", ()))
+            if seated and (match_id not in self.kibitz or hint.get("live_rated")):
+                return
+        note = {"type": "chat", "match": match_id, "message": line}
+        asyncio.get_running_loop().create_task(self._send_quietly(dumps(note)))
 
     # -- pushing ----------------------------------------------------------------------------
 
@@ -453,4 +530,7 @@ LiveConsumer.handlers = {
     "ping": LiveConsumer.on_ping,
     "subscribe_lobby": LiveConsumer.on_subscribe_lobby,
     "unsubscribe_lobby": LiveConsumer.on_unsubscribe_lobby,
+    "say": LiveConsumer.on_say,
+    "kibitz": LiveConsumer.on_kibitz,
+    "kibitz_switch": LiveConsumer.on_kibitz_switch,
 }

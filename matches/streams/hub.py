@@ -43,7 +43,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.api.models import ApiToken
-from matches.services import presence, seeks
+from matches.services import follows, presence, seeks
 from matches.store.models import Match
 from matches.store.streams import stored_events
 
@@ -113,6 +113,7 @@ class Listener:
 
     user_id: int | None = None
     present_every: float | None = None  # a seated player of a tracked match: touch this often
+    chat: Callable[[dict[str, Any]], None] | None = None  # hears the match's chat lines
     touched: float = field(default_factory=time.monotonic)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -404,6 +405,11 @@ class Hub:
                 return
             if not feed.extend(message.get("events") or [], bool(message.get("over"))):
                 self.catch_up(feed)  # a gap: the store fills it
+        elif kind == "match.chat":  # a chat line (publish.chat): each socket decides
+            feed = self.feeds.get(str(message.get("match")))
+            for listener in list(feed.listeners if feed is not None else ()):
+                if listener.chat is not None:
+                    listener.chat(message)
         elif kind == "user.notification":
             for session in list(self.inboxes.get(int(message["user"]), ())):
                 session.deliver(message["notification"])
@@ -611,6 +617,10 @@ class Hub:
                     await in_thread(seeks.touch_users, list(self.inboxes))
                 except Exception:
                     logger.exception("stream: seeks could not be kept alive")
+                try:  # and shows him online to his friends (issue 28)
+                    await in_thread(follows.seen_online, list(self.inboxes))
+                except Exception:
+                    logger.exception("stream: who is online could not be recorded")
             due: set[tuple[str, int]] = set()
             for feed in self.feeds.values():
                 for listener in feed.listeners:

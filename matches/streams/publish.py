@@ -20,6 +20,7 @@ in-memory one of `make run`) get `group_send` on the process's event loop as bef
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -32,9 +33,12 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
+from matches.api.contract import render
+from matches.selectors import community
 from matches.services.notices import Notice
 from matches.services.tournaments import TournamentCommitted
 from matches.store.committed import Committed
+from matches.store.community_models import ChatMessage
 from matches.store.models import Match, MatchLobby, PlayerProfile
 
 from . import lobby
@@ -282,3 +286,23 @@ def _background_loop() -> asyncio.AbstractEventLoop:
             threading.Thread(target=loop.run_forever, name="tavla-publish", daemon=True).start()
             _loop = (os.getpid(), loop)
         return _loop[1]
+
+
+def chat(message: ChatMessage) -> None:
+    """A `TAVLA_CHAT` hook (matches/services/chat.py): a chat line, committed, goes to the
+    match's group as `{"type": "match.chat", "match", "message", "author", "players",
+    "live_rated"}`; each socket following the match sends it on if its reader may read it
+    (matches/streams/consumers.py). Lost, it is read back with GET /matches/{id}/chat?after=."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    match = message.match
+    hint = {
+        "type": "match.chat",
+        "match": str(match.pk),
+        "message": json.loads(json.dumps(render(community.chat_message(message)))),
+        "author": message.author_id,
+        "players": [match.player0_id, match.player1_id],
+        "live_rated": community.live_rated(match),
+    }
+    send(layer, [(match_group(str(match.pk)), hint)])

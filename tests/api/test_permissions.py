@@ -167,3 +167,64 @@ def test_a_finished_match_refuses_moves_and_a_stranger_cannot_rematch(make_playe
     r = eve.post(f"/matches/{match_id}/rematch")
     assert r.status_code == 403
     assert _snapshot(match_id) == before
+
+
+# -- players among players (issue 28) -----------------------------------------------------------
+
+COMMUNITY_WRITES = [
+    ("post", "/players/{name}/follow", None),
+    ("delete", "/players/{name}/follow", None),
+    ("post", "/players/{name}/block", None),
+    ("delete", "/players/{name}/block", None),
+    ("post", "/challenges", {"to": "{name}", "length": 1}),
+    ("post", "/challenges/{challenge}/accept", None),
+    ("post", "/challenges/{challenge}/decline", None),
+    ("delete", "/challenges/{challenge}", None),
+    ("post", "/reports", {"player": "{name}", "reason": "spam"}),
+    ("post", "/matches/{match}/chat", {"channel": "say", "text": "hi"}),
+]
+COMMUNITY_READS = ["/me/following", "/me/blocked", "/challenges"]
+
+
+def _filled(template: str, values: dict[str, str]) -> str:
+    return template.format(**values)
+
+
+@pytest.mark.parametrize(("method", "path", "body"), COMMUNITY_WRITES)
+def test_community_writes_need_a_token(active, method, path, body) -> None:
+    from matches.store.community_models import ChatMessage, Follow, Report
+
+    ana, ben, _, match_id = active
+    made = ana.post("/challenges", {"to": ben.username, "length": 1}).json()
+    values = {"name": ben.username, "match": match_id, "challenge": made["id"]}
+    data = (
+        None
+        if body is None
+        else {k: _filled(v, values) if isinstance(v, str) else v for k, v in body.items()}
+    )
+    before = (Follow.objects.count(), Report.objects.count(), ChatMessage.objects.count())
+    for client in (APIClient(), APIClient(HTTP_AUTHORIZATION="Token nonsense")):
+        r = getattr(client, method)(f"{API}{_filled(path, values)}", data, format="json")
+        assert r.status_code == 401, (path, r.content)
+    assert (Follow.objects.count(), Report.objects.count(), ChatMessage.objects.count()) == before
+
+
+@pytest.mark.parametrize("path", COMMUNITY_READS)
+def test_community_lists_need_a_token(path) -> None:
+    r = APIClient().get(f"{API}{path}")
+    assert r.status_code == 401 and r.json()["code"] == "not_authenticated"
+
+
+def test_only_the_challenged_answers_and_only_the_challenger_cancels(active) -> None:
+    ana, ben, eve, _ = active
+    made = ana.post("/challenges", {"to": ben.username, "length": 1}).json()
+    for who, method, path in (
+        (eve, "post", f"/challenges/{made['id']}/accept"),
+        (eve, "post", f"/challenges/{made['id']}/decline"),
+        (ana, "post", f"/challenges/{made['id']}/accept"),
+        (ben, "delete", f"/challenges/{made['id']}"),
+        (eve, "delete", f"/challenges/{made['id']}"),
+    ):
+        r = getattr(who.client, method)(f"{API}{path}", format="json")
+        assert r.status_code == 404 and r.json()["code"] == "not_found", (path, r.content)
+    assert ben.get("/challenges").json()["incoming"][0]["status"] == "pending"

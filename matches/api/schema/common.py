@@ -98,6 +98,19 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
     "events_are_immutable": ("Match events are append-only.", None),
     "server_error": ("Something went wrong on the server. Please try again later.", None),
     "service_unavailable": ("The service is unavailable just now: try again in a moment.", None),
+    "invalid_message": ("A message may be at most 300 characters.", None),
+    "chat_muted": (
+        "You are muted in chat until 2026-05-01 13:20 UTC.",
+        {"until": "2026-05-01T13:20:00Z"},
+    ),
+    "chat_banned": ("You are banned from chat until further notice.", {"until": None}),
+    "blocked": ("This player is not available to you.", None),
+    "play_banned": ("You are banned from play until further notice.", {"until": None}),
+    "challenge_pending": (
+        "You have challenged this player already: wait for the answer.",
+        None,
+    ),
+    "challenge_not_pending": ("This challenge is expired already.", {"status": "expired"}),
 }
 
 

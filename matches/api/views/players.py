@@ -3,6 +3,7 @@ matches/selectors/players.py; the seek queue's rule on early exits is the servic
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.utils import timezone
@@ -11,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.selectors import players
+from matches.selectors import community, players
 from matches.services import conduct
 
 from .. import requests as rq
@@ -35,7 +36,8 @@ class PlayerView(APIView):
     def get(self, request: Request, name: str) -> Response:
         user = _player(name)
         recent, until = conduct.standing(user, timezone.now())
-        return respond(players.player_card(user, players.early_exits(user, recent, until)))
+        card = players.player_card(user, players.early_exits(user, recent, until))
+        return respond(replace(card, viewer=community.viewer(request.user, user)))
 
 
 class PlayerMatchesView(APIView):

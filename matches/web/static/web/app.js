@@ -6,12 +6,13 @@
 //   #/player/<name> a player's ratings over time and his rated matches
 //   #/leaderboard[/<game>]  the leaderboard
 //   #/tournaments[/<status>], #/tournament/<id>  tournaments (tournaments.js)
+//   #/friends      the players one follows, the direct challenges, the players one blocked
 //   #/signup, #/login
 //   #/developers   the API's links (the shell's <template id="api-links">)
 
 import * as api from "./api.js";
 import { detect, setLanguage, t } from "./i18n.js";
-import { account, authScreen, currentAccount, inviteScreen, leaderboardScreen, lobbyScreen } from "./lobby.js";
+import { account, authScreen, currentAccount, inviteScreen, lobbyScreen } from "./lobby.js";
 import * as live from "./live.js";
 import { MatchScreen } from "./match.js";
 import { clearError, h, showError } from "./ui.js";
@@ -88,8 +89,10 @@ async function route() {
       const shown = kind === "tournament" ? await pages.tournamentScreen(root, arg) : await pages.tournamentsScreen(root, arg);
       if (turn === routes) screen = shown;
       else shown.stop();
+    } else if (kind === "friends" && currentAccount()) {
+      screen = await (await import("./friends.js")).friendsScreen(root, navigate);
     } else if (kind === "leaderboard") {
-      await leaderboardScreen(root, arg, navigate);
+      await (await import("./leaderboard.js")).leaderboardScreen(root, arg, navigate);
     } else if (kind === "invite" && arg) {
       await inviteScreen(root, arg, navigate);
     } else if (kind === "developers") {
@@ -151,6 +154,8 @@ function notifications() {
       toast({ key: "notify.tournament", params: {}, href: `#/match/${note.match}`, match: note.match });
       return;
     }
+    // a direct challenge to him, or the answer to his (a toast wherever he is)
+    if (note.kind === "challenge" || note.kind === "challenge_answered") return (await import("./communitychallenge.js")).onNotice(note, navigate);
     if (note.kind !== "rematch_offered") return;
     if (screen && screen.state && screen.state.lobby && screen.state.lobby.rematch === note.match) return;
     try {

@@ -37,7 +37,7 @@ export async function playAsGuest(name) {
   return me;
 }
 
-function field(label, input) {
+export function field(label, input) {
   return h("label", { class: "field" }, h("span", { text: label }), input);
 }
 
@@ -376,34 +376,6 @@ async function ratingCard() {
     h("a", { href: "#/leaderboard", "data-action": "leaderboard" }, t("leaderboard.title")));
 }
 
-/** The leaderboard of a game (GET /leaderboard?game=): registered players by rating. */
-export async function leaderboardScreen(root, gameId, navigate) {
-  const games = GAMES.filter((g) => g.available);
-  const game = games.find((g) => g.api === gameId) || games[0];
-  const board = await api.get(`/leaderboard${api.query({ game: game.api, limit: 50 })}`);
-  const picker = h("select", { id: "leaderboard-game", "aria-label": t("new.game"),
-    onchange: (e) => navigate(`#/leaderboard/${e.target.value}`) },
-  games.map((g) => h("option", { value: g.api, selected: g === game }, t(g.label))));
-  const table = board.results.length
-    ? h("table", { class: "leaderboard" },
-      h("caption", { class: "sr-only", text: t("leaderboard.caption", { game: t(game.label) }) }),
-      h("thead", {}, h("tr", {}, ["leaderboard.rank", "leaderboard.player", "leaderboard.rating", "leaderboard.matches", "leaderboard.record"]
-        .map((k) => h("th", { scope: "col", text: t(k) })))),
-      h("tbody", {}, board.results.map((e) => h("tr", { "data-player": e.player.username },
-        h("td", { text: String(e.rank) }),
-        h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(e.player.username)}`, text: e.player.display_name || e.player.username })),
-        h("td", { class: "num", text: e.rating.toFixed(2) }),
-        h("td", { class: "num", text: String(e.matches) }),
-        h("td", { class: "num", text: `${e.wins}–${e.losses}` })))))
-    : h("p", { class: "small", text: t("leaderboard.none") });
-  root.replaceChildren(h("section", { class: "card leaderboard-card", id: "leaderboard" },
-    h("h1", { text: t("leaderboard.title") }),
-    field(t("new.game"), picker),
-    table,
-    h("p", { class: "small", text: t("leaderboard.note") }),
-    h("a", { href: "#/", class: "button" }, t("btn.lobby"))));
-}
-
 function playerName(p) {
   if (!p) return "?";
   if (p.kind === "computer") return t("computer");
@@ -474,11 +446,15 @@ export async function lobbyScreen(root, navigate) {
     list(t("list.challenges"), "challenges", others(challengesNow), accept),
     list(t("list.live"), "live", liveNow.results, watch));
   draw(mine, challenges, watchable);
+  // the players he follows and the direct challenges (friends.js, loaded with the lobby)
+  const friends = h("div", { class: "friends-slot" });
+  const card = me.kind === "registered" ? import("./friends.js").then((m) => m.friendsCard(friends, navigate)).catch(() => null) : null;
   root.replaceChildren(
     h("div", { class: "columns" },
       h("div", {}, quick.node, newMatchForm(levels, navigate)),
       h("div", {},
         rating,
+        friends,
         lists,
         await finishedList(),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
@@ -492,7 +468,7 @@ export async function lobbyScreen(root, navigate) {
     if (key !== last) draw(...pages);
     last = key;
   });
-  return { stop() { push.stop(); quick.stop(); } };
+  return { stop() { push.stop(); quick.stop(); card?.then((c) => c && c.stop()); } };
 }
 
 const MINE = "/matches?status=waiting,active&limit=20";

@@ -181,13 +181,24 @@ export class MatchScreen {
       onFatal: (err) => showError(api.friendly(err)),
     });
     this.render();
+    if (state.settings.mode === "online") this.loadChat();
     this.ticker = setInterval(() => this.tick(), 250);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
   }
 
+  async loadChat() {
+    const { chatPanel } = await import("./chat.js");
+    if (this.stopped) return;
+    this.chat = await chatPanel(this);
+    if (this.stopped) return this.chat.stop();
+    if (this.dom) this.dom.chat.replaceChildren(this.chat.node);
+    this.render();
+  }
+
   stop() {
     this.stopped = true;
+    if (this.chat) this.chat.stop();
     if (this.stream) this.stream.stop();
     clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
@@ -589,6 +600,7 @@ export class MatchScreen {
     this.renderActions();
     this.renderNotices();
     this.renderLog();
+    if (this.chat) this.chat.update();
     this.tick();
   }
 
@@ -653,13 +665,15 @@ export class MatchScreen {
       log: h("div", { id: "move-list", class: "move-list", tabindex: "0", "aria-label": t("log.title") }),
       settings: this.settingsBox(),
       help: h("p", { class: "help", text: t("help.keys") }),
+      chat: h("div", { class: "chat-slot" }, this.chat ? this.chat.node : null),
     };
+    if (this.chat) this.chat.relabel();
     this.dom.section = h("section", { class: "match", "data-match": this.id },
       h("div", { class: "play" },
         this.dom.lobby, this.dom.top, h("div", { class: "board-wrap" }, svg, this.dom.result), this.dom.bottom,
         this.dom.actions, this.dom.status),
       h("aside", { class: "side" },
-        this.dom.notices,
+        this.dom.notices, this.dom.chat,
         h("h2", { class: "log-title", text: t("log.title") }), this.dom.log,
         h("a", { href: `#/record/${this.id}`, "data-action": "record" }, t("record.link")),
         this.dom.settings, this.dom.help));
@@ -687,7 +701,7 @@ export class MatchScreen {
       const acting = s.to_act && s.to_act.seat === seat && s.status === "active";
       return [
         h("span", { class: `swatch ${seat === 0 ? "light" : "dark"}`, "aria-hidden": "true" }),
-        h("strong", { class: "name", text: seatName(s, seat) }),
+        h("strong", { class: "name", text: seatName(s, seat), ...this.nameAttrs(s.players[seat]) }),
         rating(s.players[seat]),
         h("span", { class: "pips", text: t("match.pips", { n: pips ? pips[who] : "…" }) }),
         h("span", { class: "score", "aria-label": t("match.score"), text: String(score) }),
@@ -701,6 +715,11 @@ export class MatchScreen {
     this.dom.bottom.replaceChildren(...line(...near).filter(Boolean));
     this.dom.top.classList.toggle("to-act", s.to_act?.seat === far[0]);
     this.dom.bottom.classList.toggle("to-act", s.to_act?.seat === near[0]);
+  }
+
+  /** A registered player's name opens his menu (chat.js). */
+  nameAttrs(p) {
+    return p && p.kind === "registered" && this.chat ? { "data-player": p.username, role: "button", tabindex: "0", dir: "auto" } : {};
   }
 
   statusText() {

@@ -64,4 +64,9 @@ export async function playerScreen(root, name) {
       h("p", { class: "small", text: t("player.matches", { n: m.finished, won: m.won, lost: m.lost }) })),
     ...(sections.length ? sections : [h("p", { class: "card small", text: t("player.unrated") })]),
     rows.length ? h("section", { class: "card" }, h("h2", { text: t("player.recent") }), h("ul", { class: "recent" }, rows)) : null));
+  // follow, block, report, challenge (community.js): only for another signed-in player
+  if (player.viewer) {
+    const who = { name: player.username, display_name: player.display_name };
+    root.querySelector("#player section.card").append(await (await import("./community.js")).pageActions(who, player.viewer));
+  }
 }

@@ -38,3 +38,12 @@ export const h = (tag, attrs = {}, ...children) => {
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
   return node;
 };
+
+/** A player's words (a name), bidi-isolated. */
+export const bdi = (text, attrs = {}) => h("bdi", { dir: "auto", ...attrs, text });
+
+/** `key`'s string, its `{name}` an isolated node (never markup). */
+export function withName(key, name, params = {}) {
+  const [before, after = ""] = t(key, { ...params, name: "\u0000" }).split("\u0000");
+  return [before, bdi(name, { class: "name" }), after];
+}
