@@ -67,3 +67,15 @@ class InviteRequired(StoreError):
 class InviteNotFound(MatchNotFound):
     def __init__(self, code: str) -> None:
         StoreError.__init__(self, f"no match has the invite code {code!r}")
+
+
+class MatchNotFinished(StoreError):
+    """The match is still being played (or never started): it has no analysis yet."""
+
+    code = "match_not_finished"
+
+
+class HintsNotAllowed(StoreError):
+    """Hints are given only where the match allows them (docs/analysis.md)."""
+
+    code = "hints_not_allowed"

@@ -1,5 +1,6 @@
 """Django loads an app's tables from `<app>.models`; ours live in the store."""
 
+from .store.analysis_models import MatchAnalysis
 from .store.models import (
     Match,
     MatchClock,
@@ -12,6 +13,7 @@ from .store.models import (
 
 __all__ = [
     "Match",
+    "MatchAnalysis",
     "MatchClock",
     "MatchEvent",
     "MatchLobby",

@@ -63,7 +63,16 @@ ERRORS: dict[str, tuple[int, str]] = {
         "Quick pairing is closed to you for a while: you left too many online matches before"
         " moving (`detail.early_exits`, `detail.until`; docs/ratings.md).",
     ),
+    "hints_not_allowed": (
+        403,
+        "Hints are given to the player on turn against the computer, in hot-seat and in unrated"
+        " matches created with `hints: true`; never in a rated match, never to a spectator.",
+    ),
     "not_found": (404, "No such page or object."),
+    "no_analysis": (
+        404,
+        "The match has not been analysed: ask for it with POST /matches/{id}/analysis.",
+    ),
     "match_not_found": (404, "No such match (or it is private and you do not play in it)."),
     "method_not_allowed": (405, "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "The Accept header asks for a format this endpoint cannot give."),
@@ -84,6 +93,10 @@ ERRORS: dict[str, tuple[int, str]] = {
         "You sit in an active online match: finish it before seeking another (quick pairing).",
     ),
     "not_your_turn": (409, "It is not your turn."),
+    "match_not_finished": (
+        409,
+        "The match is still being played: it is analysed once it is over (docs/analysis.md).",
+    ),
     "unsupported_media_type": (415, "Send JSON (or a .mat file where an upload is expected)."),
     # the rules
     "illegal_play": (422, "The play is not legal; `detail.reason` says which rule it breaks."),
@@ -141,6 +154,7 @@ _MESSAGES = {
     "invite_required": N_("This match is joined by its invite code or link only."),
     "store_error": N_("The match store refused the write."),
     "already_registered": N_("This account is registered already: log out to sign up another."),
+    "no_analysis": N_("This match has not been analysed: ask for its analysis first."),
     "no_mat_for_long_nardy": N_(
         "The .mat format is for tavla only: long nardy matches are read as their events."
     ),

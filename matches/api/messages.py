@@ -69,6 +69,10 @@ TEMPLATES: dict[str, str] = {
     "import_games": N_("the file has %(count)s games: at most %(max)s can be imported"),
     "import_actions": N_("the file has %(count)s moves and rolls: at most %(max)s can be imported"),
     "import_name": N_("the name of player %(seat)s is refused: %(problem)s"),
+    # the post-game analysis and hints (matches/services/analysis.py)
+    "match_not_finished": N_("the match is not finished: it is analysed once it is over"),
+    "hints_not_allowed": N_("hints are not given in this match"),
+    "rated_hints": N_("a rated match has no hints: create it unrated"),
     # the API's own (matches/api)
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .views import accounts, commands, history, lobby, matches, players, root, seeks
+from .views import accounts, analysis, commands, history, lobby, matches, players, root, seeks
 from .views import rules as rules_service
 
 M = "matches/<str:match_id>"
@@ -42,6 +42,8 @@ urlpatterns = [
     # events (long-poll) and stream (SSE): matches/streams/urls.py, mounted beside these
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
+    path(f"{M}/analysis", analysis.AnalysisView.as_view(), name="analysis"),
+    path(f"{M}/hint", analysis.HintView.as_view(), name="hint"),
     # players, ratings, quick pairing (docs/ratings.md)
     path("players/<str:name>", players.PlayerView.as_view(), name="player"),
     path("players/<str:name>/matches", players.PlayerMatchesView.as_view(), name="player-matches"),

@@ -2,14 +2,17 @@
 computer's, the notices' outbox and the seek queue's. They decide nothing themselves: each
 calls the services a human's request does."""
 
+from .analysis import analyse_match, sweep_analyses
 from .clock import enforce_clock, sweep_clocks
 from .computer import play_computer_turns, sweep_computer
 from .notices import sweep_notices
 from .seeks import sweep_seeks
 
 __all__ = [
+    "analyse_match",
     "enforce_clock",
     "play_computer_turns",
+    "sweep_analyses",
     "sweep_clocks",
     "sweep_computer",
     "sweep_notices",

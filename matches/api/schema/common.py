@@ -64,6 +64,9 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         {"early_exits": 3, "until": "2026-05-01T13:20:00+00:00"},
     ),
     "not_your_turn": ("It is not your turn.", None),
+    "match_not_finished": ("The match is not finished: it is analysed once it is over.", None),
+    "hints_not_allowed": ("Hints are not given in this match.", None),
+    "no_analysis": ("This match has not been analysed: ask for its analysis first.", None),
     "unsupported_media_type": ("This endpoint does not read that content type.", None),
     "illegal_play": (
         "Point 5 is closed by 2 of your opponent's checkers.",
