@@ -118,7 +118,7 @@ def test_a_lost_task_is_sent_again_by_the_sweeper(
     settings.TAVLA_ANALYSIS_SEND = "tests.api.test_analysis_api.lose"
     LOST.clear()
     assert ana.post(f"/matches/{match_id}/analysis").status_code == 202
-    assert LOST == [match_id]  # the message never reached the broker
+    assert [match_id] == LOST  # the message never reached the broker
     time.sleep(1.0)
     assert ana.get(f"/matches/{match_id}/analysis").json()["status"] == "queued"
     settings.TAVLA_ANALYSIS_SEND = "matches.tasks.analysis.send"
