@@ -43,7 +43,9 @@ def test_the_player_on_turn_gets_the_best_plays_ranked(make_player, eager_celery
     took = time.perf_counter() - started
     assert r.status_code == 200, r.content
     body = r.json()
-    assert body["version"] == state["version"] and body["dice"] == sorted(state["dice"][:2], reverse=True)
+    assert body["version"] == state["version"] and body["dice"] == sorted(
+        state["dice"][:2], reverse=True
+    )
     plays = body["plays"]
     legal = {p["notation"] for p in state["legal_plays"]}
     assert 2 <= len(plays) <= 5 and {p["play"] for p in plays} <= legal
@@ -54,7 +56,9 @@ def test_the_player_on_turn_gets_the_best_plays_ranked(make_player, eager_celery
         assert p["error"] == pytest.approx(equities[0] - p["equity"], abs=1e-5)
     # the engine's own ranking of the stored position (the same network, the same numbers)
     engine = hints(load_view(match_id).state)
-    assert [(h.play, round(h.equity, 6)) for h in engine] == [(p["play"], p["equity"]) for p in plays]
+    assert [(h.play, round(h.equity, 6)) for h in engine] == [
+        (p["play"], p["equity"]) for p in plays
+    ]
     assert took < 0.5, f"the hint took {took * 1000:.0f} ms"  # the engine's own: < 100 ms
 
 
@@ -78,7 +82,10 @@ def test_never_in_a_rated_match_nor_to_a_spectator(make_player) -> None:
         r = who.get(f"/matches/{rated}/hint")
         assert r.status_code == 403 and r.json()["code"] == "hints_not_allowed", r.content
     hotseat = create(ana, mode="hotseat", length=1)["id"]
-    for r in (eve.get(f"/matches/{hotseat}/hint"), APIClient().get(f"{API}/matches/{hotseat}/hint")):
+    for r in (
+        eve.get(f"/matches/{hotseat}/hint"),
+        APIClient().get(f"{API}/matches/{hotseat}/hint"),
+    ):
         assert r.status_code == 403 and r.json()["code"] == "hints_not_allowed"
     private = create(ana, mode="hotseat", length=1, public=False)["id"]
     r = eve.get(f"/matches/{private}/hint")
