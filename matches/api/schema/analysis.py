@@ -88,6 +88,7 @@ analysis_request = extend_schema(
         200: OpenApiResponse(BODY, examples=[DONE]),
         202: OpenApiResponse(BODY, examples=[QUEUED]),
         **errors(
+            "invalid_request",
             "match_not_found",
             "match_not_finished",
             *AUTH,
