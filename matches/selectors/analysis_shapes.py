@@ -18,7 +18,7 @@ Mark = Literal["doubtful", "bad", "very bad"]
 class AnalysedDecision:
     """One decision judged: a roll's checker play, a double, a take or a drop."""
 
-    player: Annotated[Literal[0, 1], "The seat who decided (0: the first player)."]
+    player: Annotated[int, "The seat who decided: 0 (the first player) or 1."]
     action: Literal["move", "double", "take", "drop"]
     dice: Annotated[list[int] | None, "[high, low] of a move; null for cube actions."]
     played: Annotated[

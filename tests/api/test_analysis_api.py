@@ -205,3 +205,21 @@ def test_who_may_ask_and_read(make_player) -> None:
     assert ana.get(f"/matches/{missing}/analysis").json()["code"] == "match_not_found"
     r = ana.post(f"/matches/{playing}/analysis", HTTP_ACCEPT_LANGUAGE="tr")
     assert r.json()["message"] == "Maç bitmedi: bittiğinde analiz edilir."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_nardy_match_is_analysed_with_its_boards(make_player, redis_worker) -> None:  # noqa: F811
+    ana = make_player()
+    match_id = finished_hotseat(ana, seed=8, game="long-nardy")
+    assert ana.post(f"/matches/{match_id}/analysis").status_code == 202
+    body = wait_done(ana.client, match_id)
+    decisions = [d for g in body["games"] for d in g["decisions"]]
+    assert decisions and all(d["action"] == "move" for d in decisions)  # no cube
+    for d in decisions:
+        assert d["position_id"] is None
+        board = d["board"]
+        assert board["bar"] is None and len(board["points"]) == 24
+        mine = sum(n for n in board["points"] if n > 0) + board["off"]["you"]
+        assert mine == 15
+    first = decisions[0]["board"]
+    assert first["heads"]["you"]["point"] == 24  # the opening position, from the mover's side
