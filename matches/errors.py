@@ -75,6 +75,31 @@ REFUSALS: dict[str, str] = {
     "not_a_player_action": N_("%(action)s is not an action a player takes"),
     "not_out_of_time": N_("seat %(seat)s is not out of time"),
     "import_unplayed": N_("the file has opening rolls of games that were never played"),
+    # players among players (matches/services/chat.py, blocks.py, challenges.py, reports.py)
+    "chat_text": N_("a message is a text"),
+    "chat_empty": N_("a message cannot be empty"),
+    "chat_long": N_("a message may be at most %(max)s characters"),
+    "chat_controls": N_("a message cannot hold control or direction characters"),
+    "chat_one": N_("send either a text or a quick message"),
+    "chat_quick": N_("there is no such quick message"),
+    "chat_kibitz": N_("kibitz is the spectators' chat: players talk with say"),
+    "chat_say": N_("you do not play in this match: spectators talk with kibitz"),
+    "chat_muted": N_("you are muted in chat until %(until)s"),
+    "chat_banned": N_("you are banned from chat until %(until)s"),
+    "play_banned": N_("you are banned from play until %(until)s"),
+    "blocked": N_("this player is not available to you"),
+    "self": N_("you cannot follow or block yourself"),
+    "report_self": N_("you cannot report yourself"),
+    "report_message": N_("there is no such message"),
+    "report_author": N_("the message is not this player's"),
+    "challenge_pending": N_("you have challenged this player already: wait for the answer"),
+    "challenge_not_pending": N_("this challenge is %(status)s already"),
+    "challenge_none": N_("there is no such challenge"),
+    "mute_needs_end": N_("a mute needs an end"),
+    # the post-game analysis and hints (matches/services/analysis.py)
+    "match_not_finished": N_("the match is not finished: it is analysed once it is over"),
+    "hints_not_allowed": N_("hints are not given in this match"),
+    "rated_hints": N_("a rated match has no hints: create it unrated"),
 }
 """Every refusal of the store, the lobby and the services, by its stable reason code (the
 API's `detail.rule` where it has one): the English template with the values it names."""
@@ -167,3 +192,15 @@ class InviteRequired(StoreError):
 class InviteNotFound(MatchNotFound):
     def __init__(self, code: str) -> None:
         self._say("no_invite", code=repr(code))
+
+
+class MatchNotFinished(StoreError):
+    """The match is still being played (or never started): it has no analysis yet."""
+
+    code = "match_not_finished"
+
+
+class HintsNotAllowed(StoreError):
+    """Hints are given only where the match allows them (docs/analysis.md)."""
+
+    code = "hints_not_allowed"

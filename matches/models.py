@@ -1,5 +1,6 @@
 """Django loads an app's tables from `<app>.models`; ours live in the store."""
 
+from .store.analysis_models import MatchAnalysis
 from .store.community_models import (
     Block,
     Challenge,
@@ -27,6 +28,7 @@ __all__ = [
     "ChatMessage",
     "Follow",
     "Match",
+    "MatchAnalysis",
     "MatchClock",
     "MatchEvent",
     "MatchLobby",

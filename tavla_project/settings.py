@@ -345,6 +345,7 @@ TAVLA_AFTER_COMMIT = [
     "matches.tasks.computer.after_commit",  # the computer must act: play its turn
     "matches.streams.publish.after_commit",  # connected clients: push the events
     "matches.tasks.tournaments.after_commit",  # a tournament's match ended: record it
+    "matches.tasks.analysis.after_commit",  # a rated match finished: analyse it
 ]
 
 # --- Real-time (matches/streams; docs/realtime.md) ----------------------------------------------
@@ -510,6 +511,19 @@ CELERY_BEAT_SCHEDULE["idempotency-expiry"] = {
     "task": "matches.api.expire_idempotency",
     "schedule": env.float("TAVLA_IDEMPOTENCY_SWEEP_SECONDS", default=3600.0),
     "options": {"expires": 600},
+}
+
+# --- Post-game analysis (matches/services/analysis.py, docs/analysis.md) ------------------------
+# Finished rated matches are analysed by themselves (off: only when someone asks).
+TAVLA_AUTO_ANALYSIS = env.bool("TAVLA_AUTO_ANALYSIS", default=True)
+# An analysis queued this long with no task running it, or running this long (its worker
+# died), has lost its task: the sweeper sends it again.
+TAVLA_ANALYSIS_LOST_SECONDS = env.float("TAVLA_ANALYSIS_LOST_SECONDS", default=60.0)
+TAVLA_ANALYSIS_RUNNING_SECONDS = env.float("TAVLA_ANALYSIS_RUNNING_SECONDS", default=600.0)
+CELERY_BEAT_SCHEDULE["analysis-sweeper"] = {
+    "task": "matches.sweep_analyses",
+    "schedule": env.float("TAVLA_ANALYSIS_SWEEP_SECONDS", default=30.0),
+    "options": {"expires": 60.0},
 }
 
 # --- Production: HTTPS only behind the TLS load balancer (deploy/production.env) ---------------

@@ -64,7 +64,16 @@ ERRORS: dict[str, tuple[int, str]] = {
         "Quick pairing is closed to you for a while: you left too many online matches before"
         " moving (`detail.early_exits`, `detail.until`; docs/ratings.md).",
     ),
+    "hints_not_allowed": (
+        403,
+        "Hints are given to the player on turn against the computer, in hot-seat and in unrated"
+        " matches created with `hints: true`; never in a rated match, never to a spectator.",
+    ),
     "not_found": (404, "No such page or object."),
+    "no_analysis": (
+        404,
+        "The match has not been analysed: ask for it with POST /matches/{id}/analysis.",
+    ),
     "match_not_found": (404, "No such match (or it is private and you do not play in it)."),
     "tournament_not_found": (404, "No such tournament."),
     "method_not_allowed": (405, "This endpoint does not take that HTTP method."),
@@ -90,6 +99,10 @@ ERRORS: dict[str, tuple[int, str]] = {
         409,
         "The tournament does not allow this now; `detail.reason` says why (signup_closed,"
         " already_joined, tournament_full, guests_not_allowed, not_in_tournament, ...).",
+    ),
+    "match_not_finished": (
+        409,
+        "The match is still being played: it is analysed once it is over (docs/analysis.md).",
     ),
     "unsupported_media_type": (415, "Send JSON (or a .mat file where an upload is expected)."),
     # the rules
@@ -169,6 +182,7 @@ _MESSAGES = {
     "invite_required": N_("This match is joined by its invite code or link only."),
     "store_error": N_("The match store refused the write."),
     "already_registered": N_("This account is registered already: log out to sign up another."),
+    "no_analysis": N_("This match has not been analysed: ask for its analysis first."),
     "no_mat_for_long_nardy": N_(
         "The .mat format is for tavla only: long nardy matches are read as their events."
     ),

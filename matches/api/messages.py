@@ -42,26 +42,7 @@ TEMPLATES: dict[str, str] = {
     "no_path": N_("There is nothing at %(path)s: see %(docs)s."),
     "trailing_slash": N_(
         "There is nothing at %(path)s: API paths have no trailing slash (%(without)s)."
-    ),  # players among players (matches/services/chat.py, blocks.py, challenges.py, reports.py)
-    "chat_text": N_("a message is a text"),
-    "chat_empty": N_("a message cannot be empty"),
-    "chat_long": N_("a message may be at most %(max)s characters"),
-    "chat_controls": N_("a message cannot hold control or direction characters"),
-    "chat_one": N_("send either a text or a quick message"),
-    "chat_quick": N_("there is no such quick message"),
-    "chat_kibitz": N_("kibitz is the spectators' chat: players talk with say"),
-    "chat_say": N_("you do not play in this match: spectators talk with kibitz"),
-    "chat_muted": N_("you are muted in chat until %(until)s"),
-    "chat_banned": N_("you are banned from chat until %(until)s"),
-    "play_banned": N_("you are banned from play until %(until)s"),
-    "blocked": N_("this player is not available to you"),
-    "self": N_("you cannot follow or block yourself"),
-    "report_self": N_("you cannot report yourself"),
-    "report_message": N_("there is no such message"),
-    "report_author": N_("the message is not this player's"),
-    "challenge_pending": N_("you have challenged this player already: wait for the answer"),
-    "challenge_not_pending": N_("this challenge is %(status)s already"),
-    "challenge_none": N_("there is no such challenge"),
+    ),
 }
 
 # The verbs the rules put into `%(what)s`, said to the player ("your") or of his opponent.

@@ -345,12 +345,22 @@ class MatchCreateSerializer(serializers.Serializer):
         " shorter than the rated minimum: then false, and true is a 400); false: a friendly"
         " match. Hot-seat, computer and money play are never rated.",
     )
+    hints = serializers.BooleanField(
+        default=False,
+        help_text="The players may ask for the best plays (GET /matches/{id}/hint); only in an"
+        " unrated match (with rated true: 400). Hot-seat and computer matches always allow"
+        " hints.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs["level"] = level_of(attrs["game"], attrs.get("level"))
         if attrs.get("rated") and (attrs["mode"] != Match.Mode.ONLINE or attrs["length"] == 0):
             raise serializers.ValidationError(
                 {"rated": ["only online matches to a number of points are rated"]}
+            )
+        if attrs["hints"] and attrs.get("rated"):
+            raise serializers.ValidationError(
+                {"hints": ["a rated match has no hints: create it unrated"]}
             )
         game = Variant(attrs["game"])
         nardy = game == Variant.LONG_NARDY

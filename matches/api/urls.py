@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from .views import (
     accounts,
+    analysis,
     commands,
     community,
     history,
@@ -53,6 +54,8 @@ urlpatterns = [
     # events (long-poll) and stream (SSE): matches/streams/urls.py, mounted beside these
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
+    path(f"{M}/analysis", analysis.AnalysisView.as_view(), name="analysis"),
+    path(f"{M}/hint", analysis.HintView.as_view(), name="hint"),
     # players, ratings, quick pairing (docs/ratings.md)
     path("players/<str:name>", players.PlayerView.as_view(), name="player"),
     path("players/<str:name>/matches", players.PlayerMatchesView.as_view(), name="player-matches"),

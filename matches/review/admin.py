@@ -31,6 +31,7 @@ from django.utils.timezone import localtime
 from matches.selectors import display_name
 from matches.store.models import Match, MatchEvent, PlayerSuspension
 
+from . import analysis as analysis_admin
 from . import players as player_admin
 from . import views as admin_views
 from .readonly import ReadOnlyAdmin
@@ -259,7 +260,11 @@ class MatchAdmin(ReadOnlyAdmin, admin.ModelAdmin):
         )
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> Any:
-        extra = {"dice_url": reverse("admin:matches_match_dice"), **(extra_context or {})}
+        extra = {
+            "dice_url": reverse("admin:matches_match_dice"),
+            "outliers_url": reverse("admin:matches_match_analysis_outliers"),
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, extra)
 
     # -- the match page ----------------------------------------------------------------------
@@ -297,6 +302,7 @@ class MatchAdmin(ReadOnlyAdmin, admin.ModelAdmin):
                 rating_changes=player_admin.match_ratings(match),
                 may_suspend=admin_views.may_suspend(request),
                 winner_name=data.names[match.winner] if match.winner is not None else "",
+                **analysis_admin.match_analysis(match),
             )
         return super().change_view(request, object_id, form_url, extra)
 
@@ -308,6 +314,11 @@ class MatchAdmin(ReadOnlyAdmin, admin.ModelAdmin):
 
         return [
             path("dice/", bind(admin_views.dice_view), name="matches_match_dice"),
+            path(
+                "analysis-outliers/",
+                bind(analysis_admin.outliers_view),
+                name="matches_match_analysis_outliers",
+            ),
             path(
                 "<path:object_id>/board/<int:seq>/",
                 bind(admin_views.board_view),

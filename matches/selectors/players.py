@@ -18,6 +18,7 @@ from django.utils import timezone
 from matches.store.models import EarlyExit, Match, PlayerProfile, PlayerRating, RatingChange, Seek
 
 from . import shapes
+from .analysis import performance
 from .ratings import RATED_KINDS
 from .state import display_name, matches_of, player_kind
 
@@ -106,6 +107,7 @@ def player_card(user: Any, exits: shapes.EarlyExits) -> shapes.PlayerCard:
         matches=match_counts(user),
         early_exits=exits,
         joined=profile.created_at if profile is not None else user.date_joined,
+        performance=performance(user),
     )
 
 

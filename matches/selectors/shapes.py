@@ -173,6 +173,11 @@ class Settings:
         " minimum, created unrated or marked unrated by staff. A rated match counts only"
         " after a few turns of each side and within the pair's daily cap (docs/ratings.md).",
     ]
+    hints: Annotated[
+        bool,
+        "Whether the players may ask for hints (GET /matches/{id}/hint): against the computer,"
+        " in hot-seat, and in unrated matches created with hints (never a rated one).",
+    ] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +432,31 @@ class PlayerCard:
     matches: MatchCounts
     early_exits: EarlyExits
     joined: datetime
+    performance: Annotated[
+        list[GamePerformance],
+        "His PR per game over his analysed rated matches (docs/analysis.md); [] when none.",
+    ]
     viewer: Annotated[Viewer | None, "You and him: null when anonymous or yourself."] = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPr:
+    """His Performance Rating in one analysed rated match."""
+
+    match: UUID
+    date: Annotated[datetime, "When the match finished."]
+    pr: Annotated[float, "500 x his error per unforced decision (lower is better)."]
+
+
+@dataclass(frozen=True, slots=True)
+class GamePerformance:
+    """A player's analysed rated matches in one game."""
+
+    game: Game
+    matches: Annotated[int, "His analysed rated matches in this game."]
+    unforced: Annotated[int, "His unforced decisions in them."]
+    pr: Annotated[float, "500 x his total error / his unforced decisions, over them all."]
+    history: Annotated[list[MatchPr], "Per match, oldest first (the last 100)."]
 
 
 @dataclass(frozen=True, slots=True)

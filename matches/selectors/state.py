@@ -34,6 +34,7 @@ from games.rules import (
     legal_plays,
     result_position_id,
 )
+from matches.store.analysis_models import hints_allowed
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.plays import first_turn_of, plays_of
 from matches.store.replay import MatchView
@@ -416,6 +417,7 @@ def settings_json(match: Match, kinds: list[str] | None = None) -> shapes.Settin
         clock=clock_settings(match.clock),
         public=match.public,
         rated=rated,
+        hints=hints_allowed(match),
     )
 
 

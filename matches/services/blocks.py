@@ -23,14 +23,14 @@ class Blocked(StoreError):
     code = "blocked"
 
     def __init__(self) -> None:
-        super().__init__("this player is not available to you")
+        self._say("blocked")
 
 
 class CannotBlockYourself(StoreError):
     code = "invalid_request"
 
     def __init__(self) -> None:
-        super().__init__("you cannot follow or block yourself")
+        self._say("self")
 
 
 def block(user: Any, other: Any) -> None:

@@ -46,7 +46,7 @@ class ChallengePending(StoreError):
     code = "challenge_pending"
 
     def __init__(self) -> None:
-        super().__init__("you have challenged this player already: wait for the answer")
+        self._say("challenge_pending")
 
 
 class ChallengeNotPending(StoreError):
@@ -54,14 +54,14 @@ class ChallengeNotPending(StoreError):
 
     def __init__(self, status: str) -> None:
         self.detail = {"status": status}
-        super().__init__(f"this challenge is {status} already")
+        self._say("challenge_not_pending", status=status)
 
 
 class ChallengeNotFound(StoreError):
     code = "not_found"
 
     def __init__(self) -> None:
-        super().__init__("there is no such challenge")
+        self._say("challenge_none")
 
 
 def expire(now: datetime | None = None, **where: Any) -> int:

@@ -48,21 +48,21 @@ class SpectatorsOnly(StoreError):
     code = "permission_denied"
 
     def __init__(self) -> None:
-        super().__init__("kibitz is the spectators' chat: players talk with say")
+        self._say("chat_kibitz")
 
 
 def clean(text: Any) -> str:
     """The text of a line as stored, or InvalidMessage saying why not."""
     if not isinstance(text, str):
-        raise InvalidMessage("a message is a text")
+        raise InvalidMessage.because("chat_text")
     text = text.strip()
     if not text:
-        raise InvalidMessage("a message cannot be empty")
+        raise InvalidMessage.because("chat_empty")
     if len(text) > MAX_CHAT:
-        raise InvalidMessage(f"a message may be at most {MAX_CHAT} characters")
+        raise InvalidMessage.because("chat_long", max=MAX_CHAT)
     for ch in text:
         if ch in BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
-            raise InvalidMessage("a message cannot hold control or direction characters")
+            raise InvalidMessage.because("chat_controls")
     return text
 
 
@@ -81,13 +81,13 @@ def say(
     check_can_read(match, user)
     seated = is_seated(match, user)
     if channel == ChatMessage.Channel.SAY and not seated:
-        raise NotAPlayer("you do not play in this match: spectators talk with kibitz")
+        raise NotAPlayer.because("chat_say")
     if channel == ChatMessage.Channel.KIBITZ and seated:
         raise SpectatorsOnly()
     if (text is None) == (quick is None):
-        raise InvalidMessage("send either a text or a quick message")
+        raise InvalidMessage.because("chat_one")
     if quick is not None and quick not in QUICK:
-        raise InvalidMessage("there is no such quick message")
+        raise InvalidMessage.because("chat_quick")
     line = None if text is None else clean(text)
     reports.check_chat(user.pk)
     if channel == ChatMessage.Channel.SAY:

@@ -39,6 +39,7 @@ class MatchRequest:
     seat: int = 0
     open_challenge: bool = False
     rated: bool | None = None  # the default: online match play is rated
+    hints: bool = False  # the players may ask for hints (unrated matches only)
 
 
 def open_match(
@@ -69,6 +70,7 @@ def open_match(
             public=request.public,
             seat=request.seat,
             rated=request.rated,
+            hints=request.hints,
         )
         online = request.mode == Match.Mode.ONLINE
         create_lobby(
@@ -186,6 +188,7 @@ def _create_rematch(old: Match, old_view: MatchView, user: Any) -> MatchView:
         rated=None
         if old_view.created is None or old_view.created.rated or old.mode != Match.Mode.ONLINE
         else False,
+        hints=old.hints,
     )
     online = old.mode == Match.Mode.ONLINE
     view = open_match(user, request, rematch_of=old, reserved_for=opponent if online else None)

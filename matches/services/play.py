@@ -85,6 +85,7 @@ def match_create(
     rated: bool | None = None,
     now: datetime | None = None,
     dice: DiceSource = SECRET_DICE,
+    hints: bool = False,
 ) -> MatchView:
     """Open a match: online (waits for an opponent), hot-seat (one user, both seats) or
     against the computer (the computer's account takes the other seat).
@@ -110,6 +111,10 @@ def match_create(
         if rated:
             raise refused(InvalidSettings, "rated_clock", "rated", minimum=rated_clock_minimum())
         may_rate = False
+    if hints and rated:  # a rated match is played unaided
+        raise refused(InvalidSettings, "rated_hints", "hints")
+    if hints:
+        may_rate = False
     starter = next_game_starter or str(
         rules.MatchSettings(game=rules.Variant(game)).next_game_starter
     )
@@ -125,6 +130,7 @@ def match_create(
         clock=clock if mode == Match.Mode.ONLINE else None,
         computer_level=computer_level if mode == Match.Mode.COMPUTER else "",
         rated=may_rate if rated is None else rated,
+        hints=hints,
     )
     created.settings().check()
     if created.clock is not None:
@@ -153,6 +159,7 @@ def match_create(
             clock=created.clock,
             public=public,
             rated=created.rated,
+            hints=hints,
             created_at=now,
             **{f"player{s}": u for s, u in seats},
         )

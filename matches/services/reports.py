@@ -37,24 +37,24 @@ class Sanctioned(StoreError):
         self.until = sanction.until
         shown = "further notice" if sanction.until is None else _when(sanction.until)
         self.detail = {"until": None if sanction.until is None else _iso(sanction.until)}
-        super().__init__(self.sentence % {"until": shown})
+        self._say(self.reason_code, until=shown)
 
-    sentence = ""
+    reason_code = ""
 
 
 class ChatMuted(Sanctioned):
     code = "chat_muted"
-    sentence = "you are muted in chat until %(until)s"
+    reason_code = "chat_muted"
 
 
 class ChatBanned(Sanctioned):
     code = "chat_banned"
-    sentence = "you are banned from chat until %(until)s"
+    reason_code = "chat_banned"
 
 
 class PlayBanned(Sanctioned):
     code = "play_banned"
-    sentence = "you are banned from play until %(until)s"
+    reason_code = "play_banned"
 
 
 class BadReport(StoreError):
@@ -123,15 +123,15 @@ def report(
     """A player's report; the message must be the reported player's, in a match the reporter
     may read (an unknown or unreadable one is refused as not found)."""
     if player.pk == reporter.pk:
-        raise BadReport("you cannot report yourself")
+        raise BadReport.because("report_self")
     message = None
     match = None
     if message_id is not None:
         message = ChatMessage.objects.select_related("match").filter(pk=message_id).first()
         if message is None or not can_read(message.match, reporter):
-            raise BadReport("there is no such message")
+            raise BadReport.because("report_message")
         if message.author_id != player.pk:
-            raise BadReport("the message is not this player's")
+            raise BadReport.because("report_author")
         match = message.match
     if match_id is not None:
         match = Match.objects.filter(pk=match_id).first()
@@ -161,7 +161,7 @@ def sanction(
 ) -> Sanction:
     """Mute, chat-ban or play-ban a player, with the staff's note; logged in the audit log."""
     if kind == MUTE and until is None:
-        raise BadReport("a mute needs an end")
+        raise BadReport.because("mute_needs_end")
     with transaction.atomic():
         given = Sanction.objects.create(
             user=user, kind=kind, until=until, note=note, by=by, report=report

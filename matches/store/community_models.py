@@ -5,7 +5,7 @@ Two tables are append-only, as match events are: `ChatMessage` (a line said is n
 nor removed; staff act on the player, not on his words) and `ModerationAction` (the audit log
 of staff actions). Each is guarded three times: `save()` only inserts, `delete()` refuses,
 the queryset refuses `update()` and `delete()`, and the database refuses UPDATE and DELETE
-with a trigger (migration 0010).
+with a trigger (migration 0011).
 """
 
 from __future__ import annotations

@@ -89,6 +89,14 @@ class MatchCreated(Event):
     # Counts for the ratings when both players may be rated (docs/ratings.md). Streams written
     # before ratings existed have no flag: their online matches were rated by default.
     rated: bool = True
+    # The players may ask for hints (GET /matches/{id}/hint): created so, never rated.
+    hints: bool = False
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = super().to_payload()
+        if not payload["hints"]:
+            del payload["hints"]  # the payload of a match without hints is as it always was
+        return payload
 
     def settings(self) -> rules.MatchSettings:
         return rules.MatchSettings(

@@ -88,6 +88,10 @@ class Match(models.Model):
         help_text="Counts for the ratings (online, match play, not marked unrated by staff);"
         " whether it does also depends on the players: docs/ratings.md.",
     )
+    hints = models.BooleanField(
+        default=False,
+        help_text="The players may ask for hints (never in a rated match): docs/analysis.md.",
+    )
 
     # --- seats ---
     player0 = models.ForeignKey(

@@ -190,3 +190,29 @@ def test_settings_the_rules_refuse_are_invalid_requests_naming_the_field(make_pl
     assert response is not None and response.status_code == 400
     assert response.data["code"] == "invalid_request"
     assert response.data["detail"] == {"max_move": ["clock max_move must be more than 0"]}
+
+
+def test_the_analysis_the_hint_and_the_pr_conform(make_player, components) -> None:
+    """Bodies the fuzz does not reach by chance: an analysis queued and made (by the real
+    task's body, called here), a hint, and a player's page with his PR."""
+    import random
+
+    from matches.tasks.analysis import analyse_match
+    from tests.api.conftest import Policy, play_out
+
+    ana, ben = make_player(), make_player()
+    match_id = create(ana, mode="online", length=1)["id"]
+    assert ben.post(f"/matches/{match_id}/join", {}).status_code == 200
+    play_out(match_id, {0: ana, 1: ben}, Policy(random.Random(6)))  # a rated match
+    queued = ana.post(f"/matches/{match_id}/analysis")
+    assert queued.status_code == 202  # its task is sent on commit: this test never commits
+    conforms(queued.json(), "MatchAnalysis", components)
+    assert analyse_match(match_id) == "done"
+    done = ana.get(f"/matches/{match_id}/analysis").json()
+    assert done["status"] == "done" and done["games"], done
+    conforms(done, "MatchAnalysis", components)
+    card = ana.get(f"/players/{ana.username}").json()
+    assert card["performance"][0]["history"][0]["match"] == match_id
+    conforms(card, "PlayerCard", components)
+    hotseat = create(ana, mode="hotseat", length=1)
+    conforms(ana.get(f"/matches/{hotseat['id']}/hint").json(), "Hints", components)

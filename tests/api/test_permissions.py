@@ -228,3 +228,27 @@ def test_only_the_challenged_answers_and_only_the_challenger_cancels(active) -> 
         r = getattr(who.client, method)(f"{API}{path}", format="json")
         assert r.status_code == 404 and r.json()["code"] == "not_found", (path, r.content)
     assert ben.get("/challenges").json()["incoming"][0]["status"] == "pending"
+
+
+def test_the_analysis_follows_the_read_permission_and_the_hint_the_seat(make_player) -> None:
+    """Whoever may read a match may ask for and read its analysis (a token to ask); the
+    hint only to its player on turn where hints are allowed; a private match is not found."""
+    ana, eve = make_player(), make_player()
+    public = create(ana, mode="hotseat", length=1)["id"]
+    private = create(ana, mode="hotseat", length=1, public=False)["id"]
+    for match_id in (public, private):
+        play_out(match_id, {0: ana, 1: ana}, Policy(random.Random(4)))
+    assert eve.post(f"/matches/{public}/analysis").status_code == 202
+    assert APIClient().get(f"{API}/matches/{public}/analysis").status_code == 200
+    r = APIClient().post(f"{API}/matches/{public}/analysis")
+    assert r.status_code == 401 and r.json()["code"] == "not_authenticated"
+    for r in (
+        eve.post(f"/matches/{private}/analysis"),
+        eve.get(f"/matches/{private}/analysis"),
+        eve.get(f"/matches/{private}/hint"),
+    ):
+        assert r.status_code == 404 and r.json()["code"] == "match_not_found"
+    assert ana.post(f"/matches/{private}/analysis").status_code == 202
+    r = eve.get(f"/matches/{public}/hint")
+    assert r.status_code == 403 and r.json()["code"] == "hints_not_allowed"
+    assert ana.get(f"/matches/{public}/hint").json()["plays"] == []  # over: nothing to play

@@ -69,6 +69,9 @@ _EXAMPLE_ERRORS: dict[str, tuple[str, Any]] = {
         "Sign-up for this tournament is closed.",
         {"reason": "signup_closed"},
     ),
+    "match_not_finished": ("The match is not finished: it is analysed once it is over.", None),
+    "hints_not_allowed": ("Hints are not given in this match.", None),
+    "no_analysis": ("This match has not been analysed: ask for its analysis first.", None),
     "unsupported_media_type": ("This endpoint does not read that content type.", None),
     "illegal_play": (
         "Point 5 is closed by 2 of your opponent's checkers.",

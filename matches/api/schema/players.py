@@ -73,6 +73,26 @@ player = extend_schema(
                             "seek_refused_until": None,
                         },
                         "joined": "2026-04-02T09:00:00Z",
+                        "performance": [
+                            {
+                                "game": "tavla",
+                                "matches": 2,
+                                "unforced": 310,
+                                "pr": 7.42,
+                                "history": [
+                                    {
+                                        "match": "0b9e0d9c-55a5-4e0e-8f3e-7d3f3f3b1c11",
+                                        "date": "2026-04-30T18:02:00Z",
+                                        "pr": 8.9,
+                                    },
+                                    {
+                                        "match": "5d1f0e0c-1a2b-4c3d-9e8f-7a6b5c4d3e2f",
+                                        "date": "2026-05-01T12:40:00Z",
+                                        "pr": 6.1,
+                                    },
+                                ],
+                            }
+                        ],
                     },
                 )
             ],

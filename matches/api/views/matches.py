@@ -62,6 +62,7 @@ def match_request(data: dict[str, Any]) -> lobby.MatchRequest:
         seat=data["seat"],
         open_challenge=data["open_challenge"],
         rated=data.get("rated"),
+        hints=data["hints"],
     )
 
 

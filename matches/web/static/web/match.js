@@ -843,6 +843,7 @@ export class MatchScreen {
     if (a.has("abort")) apart.push(btn("abort", t("btn.abort"), () => { this.confirming = "abort"; this.render(); }));
     if (apart.length) out.push(h("span", { class: "apart" }, apart));
     this.dom.actions.replaceChildren(...out);
+    if (s.settings.hints && this.canPlay()) import("./hint.js").then((m) => m.offer(this)); // docs/analysis.md
 
     // waiting for an opponent: the invite link; finished: the rematch on offer
     const box = [];

@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { GAMES } from "./games.js";
-import { t, tn } from "./i18n.js";
+import { loadStrings, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
 
 /** A player's ratings over time, as a line (SVG, drawn here). */
@@ -33,10 +33,42 @@ function chart(entries) {
   return svg;
 }
 
+/** His PR in each analysed rated match, oldest first (docs/analysis.md), as dots on a line. */
+function prChart(history) {
+  const W = 600;
+  const H = 120;
+  const P = 20;
+  const hi = Math.max(10, ...history.map((m) => m.pr));
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "rating-chart pr-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("analysis.prChart"));
+  const points = history.map((m, i) => [P + (i * (W - 2 * P)) / Math.max(1, history.length - 1), H - P - (m.pr * (H - 2 * P)) / hi]);
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("class", "line");
+  line.setAttribute("points", points.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "));
+  svg.append(line);
+  points.forEach(([x, y], i) => {
+    const dot = document.createElementNS(NS, "circle");
+    for (const [k, v] of Object.entries({ cx: x.toFixed(1), cy: y.toFixed(1), r: 3.5, class: "dot", "data-pr": history[i].pr.toFixed(2) })) dot.setAttribute(k, v);
+    svg.append(dot);
+  });
+  return svg;
+}
+
+const performance = (player, game) => {
+  const p = (player.performance || []).find((x) => x.game === game);
+  if (!p) return [];
+  return [h("p", { class: "small", "data-pr": p.pr.toFixed(2), text: t("analysis.prLine", { pr: p.pr.toFixed(1), n: p.matches }) }), prChart(p.history)];
+};
+
 export async function playerScreen(root, name) {
   const path = `/players/${encodeURIComponent(name)}`;
   const [player, recent] = await Promise.all([api.get(path), api.get(`${path}/matches?limit=20`)]);
   const sections = [];
+  if ((player.performance || []).length) await loadStrings("analysis");
   const change = {}; // match id -> his rating change, for the recent matches that were rated
   for (const g of GAMES.filter((x) => x.available)) {
     const r = (player.ratings || []).find((x) => x.game === g.api);
@@ -47,7 +79,8 @@ export async function playerScreen(root, name) {
     sections.push(h("section", { class: "card", "data-game": g.api },
       h("h2", { text: `${t(g.label)}: ${Math.round(r.rating)}` }),
       h("p", { class: "small", text: t("player.record", { n: r.matches, won: r.wins, lost: r.losses }) }),
-      entries.length ? chart(entries) : null));
+      entries.length ? chart(entries) : null,
+      ...performance(player, g.api)));
   }
   // his recent matches, rated or not: won or lost, against whom, the score, the rating change
   const rows = recent.results.map((m) => {

@@ -134,9 +134,13 @@ export async function recordScreen(root, id) {
     go(to);
   };
   document.addEventListener("keydown", key);
+  const analysis = h("div", { id: "analysis" });
+  if (state.status === "finished") {
+    import("./analysis.js").then((m) => m.offer(nav, analysis, { id, events, list, names: [nameOf(state, 0), nameOf(state, 1)] }));
+  }
   const title = `${nameOf(state, 0)} – ${nameOf(state, 1)} · ${t(gameOf(game).label)} · ${state.score.seats[0]}:${state.score.seats[1]}`;
   root.replaceChildren(h("section", { class: "match record", "data-match": id },
-    h("div", { class: "play" }, h("h1", { class: "record-title", text: title }), h("div", { class: "board-wrap" }, svg), nav, info,
+    h("div", { class: "play" }, h("h1", { class: "record-title", text: title }), h("div", { class: "board-wrap" }, svg), nav, info, analysis,
       h("p", {}, h("a", { href: `#/match/${id}` }, t("record.open")))),
     h("aside", { class: "side" }, h("h2", { class: "log-title", text: t("log.title") }), list)));
   cells();
