@@ -31,12 +31,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import games.bots  # noqa: E402
+# isort: off
+import games.bots  # noqa: E402  (before numpy: it sets one BLAS thread)
+import numpy as np  # noqa: E402
+
+# isort: on
 from games.bots.analysis import (  # noqa: E402
     DEFAULT_PLIES,
     Analyser,

@@ -11,6 +11,15 @@ so no move waits.
 
 from __future__ import annotations
 
+import os
+
+# The networks' matrices are small (a batch of plays by 384 units): BLAS threads only spin
+# beside the one doing the work. One thread per process, set before numpy loads its BLAS:
+# a 7-point match's analysis took 16.4 s of CPU with the default threads, 6.3 s with one
+# (benchmarks/analysis_bench.py, side by side). A deployment may still choose its own.
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
+
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
