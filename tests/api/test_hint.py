@@ -27,17 +27,32 @@ def rolled(player, match_id: str) -> dict:
     return state
 
 
+def until_a_choice(ana, match_id: str) -> dict:
+    """Play ana's forced moves until he holds dice with at least two legal plays. The computer
+    moves on commit (eager Celery), so the test must commit: `transaction=True`."""
+    for _ in range(200):
+        state = ana.state(match_id)
+        assert state["to_act"]["who"] == "you", f"the computer did not move: {state['actions']}"
+        if "roll" in state["actions"]:
+            r = ana.post(f"/matches/{match_id}/roll", {"expected_version": state["version"]})
+        elif len(state["legal_plays"]) >= 2:
+            return state
+        else:  # one legal play (or none: the empty play passes)
+            plays = state["legal_plays"]
+            play = plays[0]["notation"] if plays else []
+            r = ana.post(
+                f"/matches/{match_id}/play", {"play": play, "expected_version": state["version"]}
+            )
+        assert r.status_code == 200, r.content
+    raise AssertionError("no roll with a choice in 200 commands")
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_player_on_turn_gets_the_best_plays_ranked(make_player, eager_celery) -> None:
     ana = make_player()
     match_id = create(ana, mode="computer", level="random", length=3)["id"]
-    state = ana.state(match_id)
-    assert state["settings"]["hints"] is True
-    while "play" not in state["actions"]:
-        state = rolled(ana, match_id)
-    while len(state["legal_plays"]) < 2:  # a position with a choice to make
-        play = state["legal_plays"][0]["notation"]
-        ana.post(f"/matches/{match_id}/play", {"play": play})
-        state = rolled(ana, match_id)
+    assert ana.state(match_id)["settings"]["hints"] is True
+    state = until_a_choice(ana, match_id)
     started = time.perf_counter()
     r = ana.get(f"/matches/{match_id}/hint")
     took = time.perf_counter() - started

@@ -178,7 +178,8 @@ def test_a_player_who_stops_moving_loses_on_time(cluster: Cluster, players: Any)
     assert event.payload["seat"] == loser and event.actor_id is None
     assert event.created_at >= deadline
     assert Match.objects.get(pk=view.match_id).winner == 1 - loser
-    assert "lost on time" in cluster.worker.text()  # written by the worker, not by us
+    # Written by the worker, not by us, just after its commit: the line may trail the row.
+    wait_for(lambda: "lost on time" in cluster.worker.text(), 5, "the worker's log line")
 
 
 def test_a_player_who_moves_in_time_never_loses_on_time(cluster: Cluster, players: Any) -> None:
