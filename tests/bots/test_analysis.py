@@ -44,6 +44,10 @@ SMALL = PUBLIC / "an_09_len1_nocube_n000_030.mat"
 CUBE = PUBLIC / "an_10_len3_cube_n020_010.mat"
 STUCK = PUBLIC / "an_04_len7_cube_n030_030.mat"  # has rolls that cannot be played
 
+# The networks evaluate in float32 (games/bots/network.py): the same position evaluated in
+# another batch may differ in the 7th digit (the BLAS sums in another order). Equities agree
+# to this, far below the 0.001 the player sees.
+AGAIN = 1e-6
 DECISION_KEYS = {"player", "action", "dice", "played", "best", "error", "mark", "luck"}
 PLAYER_KEYS = {
     "name",
@@ -169,7 +173,7 @@ def test_the_best_play_has_no_error_and_the_same_equity_again(plies: int) -> Non
             stakes,
             reply_first_turn=state.first_turn[1 - d.player],
         )
-        assert float(stakes.emg(again[0])) == pytest.approx(d.best_equity, abs=1e-9)
+        assert float(stakes.emg(again[0])) == pytest.approx(d.best_equity, abs=AGAIN)
         assert d.equity is not None and d.best_equity is not None
         assert d.best_equity >= d.equity - 1e-12
         assert d.error == pytest.approx(max(0.0, d.best_equity - d.equity), abs=1e-9)
@@ -401,12 +405,12 @@ def test_one_ply_weighs_the_networks_choice_against_the_play_made() -> None:
         best, best_value, value = one.judge_play(results, stakes, index, reply)
         pair = results[[choice, index]]
         mean = (zero.after_play0(pair, stakes) + one.after_play1(pair, stakes, reply)) / 2
-        assert value == pytest.approx(mean[1], abs=1e-12)
+        assert value == pytest.approx(mean[1], abs=AGAIN)
         if best == index:  # one roll deeper the play made was the better
             flipped_once += 1
             assert best_value == value and mean[1] >= mean[0]
         else:
-            assert best == choice and best_value == pytest.approx(mean[0], abs=1e-12)
+            assert best == choice and best_value == pytest.approx(mean[0], abs=AGAIN)
             assert best_value > value
     assert flipped_once < 12
 
@@ -447,7 +451,7 @@ def test_hints_rank_the_legal_plays() -> None:
             continue
         assert 1 <= len(ranked) <= min(5, len(state.legal_plays()))
         assert ranked[0].play == d.best and ranked[0].error == 0.0
-        assert ranked[0].equity == pytest.approx(d.best_equity, abs=1e-9)
+        assert ranked[0].equity == pytest.approx(d.best_equity, abs=AGAIN)
         errors = [h.error for h in ranked]
         assert errors == sorted(errors)
         # One roll deeper: the same plays, ranked by the 1-ply standard.
