@@ -661,6 +661,16 @@ class TournamentListQuerySerializer(serializers.Serializer):
     )
 
 
+class TournamentJoinSerializer(serializers.Serializer):
+    computer = serializers.CharField(
+        required=False,
+        max_length=32,
+        help_text="Staff only: enter the site's computer at this level of the tournament's game"
+        " (GET /rules/levels?game=) instead of yourself. It plays its matches by itself, is"
+        " never forfeited for absence and is never rated.",
+    )
+
+
 # -- players among players (issue 28; matches/api/views/community.py) ---------------------------
 
 

@@ -33,13 +33,29 @@ MAX_ACTIONS = 64  # per run: a turn is at most roll + play, a few more around th
 
 
 def computer_seat(view: MatchView) -> int | None:
-    """The seat the site's computer plays in a match against the computer, or None."""
+    """The seat the site's computer plays: in a match against the computer, or the seat of a
+    computer account in any other match (a tournament's computer entrant), or None."""
+    return computer_and_seat(view)[1]
+
+
+def computer_and_seat(view: MatchView) -> tuple[str, int | None]:
+    """The computer's level and seat in this match ("", None: no computer plays in it).
+    Against the computer the level is the match's; elsewhere it is the account's own
+    (`computer-<level>`, matches/store/models.py)."""
     created = view.created
-    if created is None or created.mode != str(Match.Mode.COMPUTER):
-        return None
-    user = commands.computer_user(created.computer_level or bots.default_level(created.game))
-    seats = view.seats_of(user.pk)
-    return seats[0] if seats else None
+    if created is None:
+        return "", None
+    if created.mode == str(Match.Mode.COMPUTER):
+        level = created.computer_level or bots.default_level(created.game)
+        user = commands.computer_user(level)
+        seats = view.seats_of(user.pk)
+        return level, (seats[0] if seats else None)
+    for index, seat in enumerate(view.seats):
+        if seat is not None and seat.kind == str(PlayerProfile.Kind.COMPUTER):
+            level = seat.name.removeprefix(PlayerProfile.COMPUTER_PREFIX)
+            if level in bots.levels(created.game):
+                return level, index
+    return "", None
 
 
 def computer_to_act(view: MatchView) -> bool:
@@ -59,9 +75,7 @@ def owed(now: datetime, idle: timedelta, limit: int = 200) -> list[UUID]:
         turn=1, player1__username__startswith=PlayerProfile.COMPUTER_PREFIX
     )
     return list(
-        Match.objects.filter(
-            mode=Match.Mode.COMPUTER, status=Match.Status.ACTIVE, last_move_at__lte=now - idle
-        )
+        Match.objects.filter(status=Match.Status.ACTIVE, last_move_at__lte=now - idle)
         .filter(computer_to_move)
         .order_by("last_move_at")
         .values_list("id", flat=True)[:limit]
@@ -77,14 +91,12 @@ def play_turns(match_id: UUID, between: Callable[[], None] | None = None) -> int
         state = view.state
         if state is None or state.is_over or not view.full or view.created is None:
             break
-        game = view.created.game
-        level = view.created.computer_level or bots.default_level(game)
-        user = commands.computer_user(level)
-        seats = view.seats_of(user.pk)
-        if not seats or state.to_act != seats[0]:
+        level, seat = computer_and_seat(view)
+        if seat is None or state.to_act != seat:
             break
+        user = commands.computer_user(level)
         try:
-            _act(bots.player_for(level, game), view, state, seats[0], user)
+            _act(bots.player_for(level, view.created.game), view, state, seat, user)
         except VersionConflict:
             continue  # someone wrote first: look again
         except (RulesError, StoreError):

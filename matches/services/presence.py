@@ -22,8 +22,10 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from matches.store.models import Match, MatchPresence
+from matches.store.models import Match, MatchPresence, PlayerProfile
 from matches.store.replay import MatchView
+
+COMPUTER = str(PlayerProfile.Kind.COMPUTER)
 
 # A touch writes only if the stored time is older than this: a burst of requests (a state
 # read right after a move, the long-poll) costs one UPDATE, not one each.
@@ -83,14 +85,15 @@ def touch_connected(pairs: Iterable[tuple[Any, int]], now: datetime | None = Non
 def seen_at_start(view: MatchView, now: datetime) -> None:
     """The match has just started: both seated players are seen now (inside its transaction).
 
-    Seats without an account (named players of an import) are not tracked."""
+    Seats without an account (named players of an import) are not tracked, nor the computer
+    (it never connects; it is never gone)."""
     if view.clock is None or view.clock.settings.reconnect <= 0:
         return
     grace = timedelta(seconds=view.clock.settings.reconnect)
     rows = [
         MatchPresence(match_id=view.match_id, seat=i, user_id=s.user_id, last_seen=now, grace=grace)
         for i, s in enumerate(view.seats)
-        if s is not None and s.user_id is not None
+        if s is not None and s.user_id is not None and s.kind != COMPUTER
     ]
     MatchPresence.objects.bulk_create(rows, ignore_conflicts=True)
 

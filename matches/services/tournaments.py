@@ -142,6 +142,20 @@ def join(user: Any, tournament_id: UUID | str, now: datetime | None = None) -> T
         return _append(row, state, [joined], user.pk, now)
 
 
+def enter_computer(
+    actor_id: int | None, tournament_id: UUID | str, level: str, now: datetime | None = None
+) -> TournamentState:
+    """Staff enter the site's computer at `level` (one of the game's levels, checked by the
+    caller): it plays its matches by itself (matches/services/computer.py), is never
+    forfeited for absence (it has no presence) and is never rated (ratings.RATED_KINDS)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row, state = _locked(tournament_id)
+        user = play.computer_user(level)
+        joined = decide.join(state, user.pk, user.get_username(), "computer", now)
+        return _append(row, state, [joined], actor_id, now)
+
+
 def leave(
     user_id: int,
     tournament_id: UUID | str,

@@ -34,6 +34,7 @@ class Script:
     players: dict[int, Player]
     loser: Loser
     absent: frozenset[int] = frozenset()  # never make a request: lose by forfeit
+    computer: frozenset[int] = frozenset()  # the site's computer: the worker plays its turns
     rng: random.Random = field(default_factory=lambda: random.Random(29))
     played: list[Played] = field(default_factory=list)
 
@@ -69,15 +70,16 @@ class Script:
     def _step(self, match_id: str, m: dict[str, Any]) -> bool:
         """One action in the match; False once it is over."""
         seats = m["seats"]
-        here = [p for p in seats if p not in self.absent]
+        here = [p for p in seats if p not in self.absent and p not in self.computer]
         states = {p: self.players[p].state(match_id) for p in here}  # both seen, each step
         state = states[here[0]]
         if state["status"] != "active":
             return False
         to_act = seats[state["to_act"]["seat"]]
-        if to_act in self.absent:
+        if to_act in self.absent or to_act in self.computer:
             time.sleep(0.02)
-            return True  # the present player was just seen; the absent one never is
+            return True  # the present player was just seen; the absent one never is, the
+            # computer's turn is the worker's
         player = self.players[to_act]
         state = states[to_act]
         if state["status"] != "active":
@@ -92,7 +94,8 @@ class Script:
 
     def _record(self, number: int, match_id: str, m: dict[str, Any]) -> None:
         a, c = m["seats"]
-        state = self.players[a if a not in self.absent else c].state(match_id)
+        present = [p for p in (a, c) if p not in self.absent and p not in self.computer]
+        state = self.players[present[0]].state(match_id)
         result = state["result"]
         seat = result["winner"]["seat"] if result and result["winner"] else None
         winner = (a, c)[seat] if seat is not None else None

@@ -148,3 +148,20 @@ def test_tournament_events_are_append_only(staff: Any) -> None:
         TournamentEvent.objects.filter(tournament_id=tid).delete()
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM matches_tournamentevent WHERE tournament_id = %s", [tid])
+
+
+def test_staff_enter_the_computer_and_nobody_else_does(staff: Any, make_player: Any) -> None:
+    tid = create(staff, "knockout", max_players=4)["id"]
+    ana = make_player("pla")
+    refused = ana.post(f"/tournaments/{tid}/join", {"computer": "random"})
+    assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+    unknown = staff.post(f"/tournaments/{tid}/join", {"computer": "grandmaster"})
+    assert unknown.status_code == 400 and "computer" in unknown.json()["detail"]
+    entered = staff.post(f"/tournaments/{tid}/join", {"computer": "random"})
+    assert entered.status_code == 200, entered.content
+    [computer] = entered.json()["players"]
+    assert computer["username"] == "computer-random" and computer["kind"] == "computer"
+    assert entered.json()["joined"] is False  # staff entered it, not themselves
+    again = staff.post(f"/tournaments/{tid}/join", {"computer": "random"})
+    assert again.status_code == 409 and again.json()["detail"]["reason"] == "already_joined"
+    assert Tournament.objects.get(pk=tid).events.filter(type="player_joined").count() == 1

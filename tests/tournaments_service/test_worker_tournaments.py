@@ -25,7 +25,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from matches.store.models import Match, PlayerRating
+from matches.store.models import Match, MatchEvent, PlayerRating
 from matches.store.tournament_models import TournamentEvent
 from tests.api.conftest import Player
 from tests.servers import Process, Redis
@@ -199,12 +199,21 @@ def check_results(script: Script, detail: dict[str, Any]) -> None:
 
 
 def test_a_swiss_of_13_players_and_4_rounds(cluster: Cluster, staff: Any, make_player: Any) -> None:
-    players = field_of(make_player, 13, "swiss")
+    """12 scripted players and the site's computer (entered by staff; the worker plays it)."""
+    players = field_of(make_player, 12, "swiss")
     tid = create(staff, "swiss", rounds=4, min_players=5, max_players=16, starts_at=soon(8))["id"]
     join_all(tid, players.values())
+    entered = staff.post(f"/tournaments/{tid}/join", {"computer": "random"})
+    assert entered.status_code == 200, entered.content
+    computer = {p["user_id"] for p in entered.json()["players"]} - set(players)
+    assert len(computer) == 1 and len(entered.json()["players"]) == 13
     flip = iter(range(1000))
     # the first match is played to its end; in the others the script picks the loser
-    script = Script(players, loser=lambda a, b: None if next(flip) == 0 else (a, b)[(a + b) % 2])
+    script = Script(
+        players,
+        loser=lambda a, b: None if next(flip) == 0 else (a, b)[(a + b) % 2],
+        computer=frozenset(computer),
+    )
     detail = wait_status(script, tid, "running", 20)
     pairing_waits = []
     for number in range(1, 5):
@@ -224,6 +233,14 @@ def test_a_swiss_of_13_players_and_4_rounds(cluster: Cluster, staff: Any, make_p
     assert standings["final"] is True
     assert [r["user_id"] for r in standings["rows"]] == expected
     assert detail["winner"] == expected[0]
+    theirs = [p for p in script.played if computer & set(p.players)]
+    assert len(theirs) >= 3 and all(p.winner is not None for p in theirs)  # a bye at most
+    moved = MatchEvent.objects.filter(
+        match_id__in=[m for r in detail["rounds"] for b in r["boards"] if (m := b["match"])],
+        type="moved",
+        actor_id__in=computer,
+    )
+    assert moved.exists(), "the computer never moved: its matches were not played by it"
     print(f"swiss: each next round ready {[round(w, 2) for w in pairing_waits]} s after")
     assert max(pairing_waits) < 5, pairing_waits  # "within seconds" of the last match's end
 

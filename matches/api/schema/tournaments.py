@@ -87,10 +87,13 @@ tournament_join = extend_schema(
     description="Until it starts (and from `signup_opens`), while it has room; guests only in"
     " a tournament that allows them. A refusal is 409 `tournament_refused` with"
     " `detail.reason` (signup_closed, already_joined, tournament_full, guests_not_allowed,"
-    " ...).",
-    request=None,
+    ' ...). Staff may enter the site\'s computer instead, with `{"computer": level}`.',
+    request=rq.TournamentJoinSerializer,
     parameters=[TOURNAMENT_ID, IDEMPOTENCY_KEY],
-    responses={200: DETAIL, **errors(*_WRITE, "idempotency_key_reused", "throttled")},
+    responses={
+        200: DETAIL,
+        **errors(*_WRITE, "permission_denied", "idempotency_key_reused", "throttled"),
+    },
 )
 
 tournament_leave = extend_schema(

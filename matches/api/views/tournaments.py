@@ -85,7 +85,16 @@ class TournamentJoinView(APIView):
     @docs.tournament_join
     def post(self, request: Request, tournament_id: str) -> Response:
         def handle() -> Response:
-            tournaments.join(request.user, tournament_id)
+            data = valid(rq.TournamentJoinSerializer, request.data or {})
+            if "computer" not in data:
+                tournaments.join(request.user, tournament_id)
+            elif not request.user.is_staff:
+                raise ApiError("permission_denied", "Only staff enter the computer.")
+            else:
+                _, state = tournaments.load(tournament_id)
+                game = state.settings.game if state.settings else ""
+                level = rq.level_of(game, data["computer"], "computer")
+                tournaments.enter_computer(request.user.pk, tournament_id, level)
             row, _ = tournaments.load(tournament_id)
             return detail_response(row, request.user)
 
