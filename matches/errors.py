@@ -15,6 +15,7 @@ or, for an error class of the rules (IllegalAction, InvalidSettings, ...),
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Self, TypeVar
 
 # The rules decide whose turn it is; the store's callers may catch it from here too.
@@ -107,11 +108,26 @@ API's `detail.rule` where it has one): the English template with the values it n
 E = TypeVar("E", bound=Exception)
 
 
+def english(params: dict[str, object]) -> dict[str, object]:
+    """The values as the English sentence shows them: a time as `2026-12-02 13:00 UTC`, an
+    `until` of None (a sanction without an end) as "further notice". The API says them in
+    the reader's language (matches/api/messages.py `shown`)."""
+    return {k: _english_value(k, v) for k, v in params.items()}
+
+
+def _english_value(key: str, value: object) -> object:
+    if isinstance(value, datetime):
+        return f"{value.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    if value is None and key == "until":
+        return "further notice"
+    return value
+
+
 def refused(cls: type[E], reason: str, /, *args: object, **params: object) -> E:
     """The error `cls` for a reason of `REFUSALS` with its values (`args`: the class's own
     leading arguments, e.g. InvalidSettings' field): `str(error)` is the English sentence,
     `error.reason` and `error.params` say it as data."""
-    error = cls(*args, REFUSALS[reason] % params)
+    error = cls(*args, REFUSALS[reason] % english(params))
     error.reason = reason  # type: ignore[attr-defined]
     error.params = params  # type: ignore[attr-defined]
     return error
@@ -131,7 +147,7 @@ class StoreError(Exception):
 
     def _say(self, reason: str, **params: object) -> None:
         """For a subclass's own constructor: the sentence of `reason` with its values."""
-        Exception.__init__(self, REFUSALS[reason] % params)
+        Exception.__init__(self, REFUSALS[reason] % english(params))
         self.reason = reason
         self.params = params
 

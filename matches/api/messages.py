@@ -22,8 +22,10 @@ its .po.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_noop as N_
 
@@ -64,8 +66,21 @@ def reason_of(exc: Any) -> tuple[str, dict[str, str]] | None:
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str) and reason in TEMPLATES:
         params = getattr(exc, "params", None) or {}
-        return reason, {k: str(v) for k, v in params.items()}
+        return reason, {k: shown(k, v) for k, v in params.items()}
     return None
+
+
+def shown(key: str, value: Any) -> str:
+    """A value as the reader's language writes it: a time in its short date and time format
+    (UTC, so named), an `until` of None as "further notice" (matches/errors.py `english`)."""
+    if isinstance(value, datetime):
+        at = value.astimezone(UTC)
+        if (get_language() or "en").startswith("en"):
+            return f"{at:%Y-%m-%d %H:%M} UTC"  # unambiguous where m/d and d/m both live
+        return f"{date_format(at, 'SHORT_DATETIME_FORMAT')} UTC"
+    if value is None and key == "until":
+        return gettext("further notice")
+    return str(value)
 
 
 def say(exc_or_text: Any) -> str:

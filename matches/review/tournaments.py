@@ -1,5 +1,6 @@
 """The admin's tournaments: staff create one (the service checks its settings and schedules its
-start), cancel it, remove a player (his unfinished match resigned for him), and read its
+start), cancel it, remove a player (his unfinished match resigned for him), enter the site's
+computer at a level, and read its
 events. Every change goes through matches/services/tournaments.py: the forms only collect."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
+from games import bots
 from matches.services import tournaments
 from matches.store.tournament_models import Tournament, TournamentEvent
 from matches.tournaments.refusals import TournamentRefused
@@ -47,6 +49,12 @@ class TournamentForm(forms.ModelForm):
     starts_at = forms.DateTimeField(required=False)
     remove_player = forms.CharField(
         max_length=150, required=False, help_text="A username: withdrawn, his match forfeited."
+    )
+    enter_computer = forms.CharField(
+        max_length=32,
+        required=False,
+        help_text="A computer level of the tournament's game (e.g. network): the site's"
+        " computer joins and plays its matches by itself.",
     )
 
     class Meta:
@@ -92,7 +100,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         if obj is None:
             return SETTINGS_FIELDS
-        return (*self.readonly_fields, "remove_player")
+        return (*self.readonly_fields, "remove_player", "enter_computer")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         return self.readonly_fields if obj is not None else ()
@@ -121,6 +129,9 @@ class TournamentAdmin(admin.ModelAdmin):
             row = tournaments.create(request.user, form.cleaned_data["tournament_settings"])
             obj.__dict__.update(row.__dict__)
             return
+        level = form.cleaned_data.get("enter_computer")
+        if level:
+            self._enter_computer(request, obj, level)
         name = form.cleaned_data.get("remove_player")
         if not name:
             return
@@ -131,6 +142,18 @@ class TournamentAdmin(admin.ModelAdmin):
             tournaments.leave(user.pk, obj.pk, actor_id=request.user.pk, reason="removed")
         except TournamentRefused as exc:
             self.message_user(request, f"{name}: {exc}", messages.ERROR)
+
+    def _enter_computer(self, request: HttpRequest, obj: Tournament, level: str) -> None:
+        _, state = tournaments.load(obj.pk)
+        game = state.settings.game if state.settings is not None else "tavla"
+        if level not in bots.levels(game):
+            names = ", ".join(bots.levels(game))
+            self.message_user(request, f"{level}: the levels of {game} are {names}", messages.ERROR)
+            return
+        try:
+            tournaments.enter_computer(request.user.pk, obj.pk, level)
+        except TournamentRefused as exc:
+            self.message_user(request, f"computer-{level}: {exc}", messages.ERROR)
 
     @admin.action(description="Cancel the selected tournaments")
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:

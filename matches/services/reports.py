@@ -35,9 +35,8 @@ class Sanctioned(StoreError):
 
     def __init__(self, sanction: Sanction) -> None:
         self.until = sanction.until
-        shown = "further notice" if sanction.until is None else _when(sanction.until)
         self.detail = {"until": None if sanction.until is None else _iso(sanction.until)}
-        self._say(self.reason_code, until=shown)
+        self._say(self.reason_code, until=sanction.until)
 
     reason_code = ""
 
@@ -71,10 +70,6 @@ REFUSALS: dict[str, type[Sanctioned]] = {
 
 def _iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
-def _when(at: datetime) -> str:
-    return f"{at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def in_force(user_id: int, kinds: tuple[str, ...], now: datetime | None = None) -> Sanction | None:

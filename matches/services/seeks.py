@@ -64,7 +64,7 @@ class SeekRefused(StoreError):
         self.refusal = refusal
         until = refusal.until.astimezone(UTC)
         self.detail = {"early_exits": refusal.early_exits, "until": until.isoformat()}
-        self._say("seek_refused", count=refusal.early_exits, until=f"{until:%Y-%m-%d %H:%M} UTC")
+        self._say("seek_refused", count=refusal.early_exits, until=until)
 
 
 class SeekNotFound(StoreError):

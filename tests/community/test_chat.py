@@ -3,13 +3,14 @@ a line, the rate limit, sanctions, blocks, and the append-only table."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from rest_framework.test import APIClient
 
 from matches.errors import EventsAreImmutable
@@ -155,6 +156,15 @@ def test_a_muted_player_is_refused_with_the_code_and_the_time(table) -> None:
         f"/matches/{match_id}/chat", {"channel": "say", "text": "x"}, HTTP_ACCEPT_LANGUAGE="tr"
     )
     assert r.json()["code"] == "chat_muted" and "susturuldunuz" in r.json()["message"]
+    # the time in the reader's own way of writing it, not English text
+    for language, tag in (("tr", "tr"), ("sr-latn", "sr-Latn")):
+        with translation.override(language):
+            local = date_format(until.astimezone(UTC), "SHORT_DATETIME_FORMAT")
+        r = ana.post(
+            f"/matches/{match_id}/chat", {"channel": "say", "text": "x"}, HTTP_ACCEPT_LANGUAGE=tag
+        )
+        assert f"{local} UTC" in r.json()["message"], (language, r.json()["message"])
+        assert until.strftime("%Y-%m-%d") not in r.json()["message"]
     # lifted: he talks again
     reports.lift(sanction=Sanction.objects.get(), by=staff, note="apologised")
     assert say(ana, match_id, text="sorry").status_code == 201
@@ -171,6 +181,11 @@ def test_a_chat_ban_and_a_past_mute(table) -> None:
     r = say(ana, match_id, text="spam")
     assert r.status_code == 403 and r.json()["code"] == "chat_banned"
     assert r.json()["detail"] == {"until": None}
+    assert "until further notice" in r.json()["message"]
+    sr = ana.post(
+        f"/matches/{match_id}/chat", {"channel": "say", "text": "x"}, HTTP_ACCEPT_LANGUAGE="sr-Latn"
+    )
+    assert sr.json()["message"] == "Zabranjeno vam je ćaskanje do daljeg."
 
 
 def test_say_is_refused_between_blocked_players(table) -> None:

@@ -65,3 +65,19 @@ def test_staff_remove_a_player_and_his_match_is_forfeited(
     assert match.status == "finished" and match.winner == 1
     withdrawn = TournamentEvent.objects.get(tournament_id=tid, type="player_withdrawn")
     assert withdrawn.payload["reason"] == "removed" and withdrawn.actor_id is not None
+
+
+def test_staff_enter_the_computer_in_the_admin(admin_client: Client, staff: Any) -> None:
+    from .conftest import create
+
+    tid = create(staff, "knockout")["id"]
+    change = reverse("admin:matches_tournament_change", args=[tid])
+    page = admin_client.post(change, {"enter_computer": "grandmaster"}, follow=True)
+    assert "the levels of tavla are" in page.content.decode()
+    assert not TournamentEvent.objects.filter(tournament_id=tid, type="player_joined").exists()
+    page = admin_client.post(change, {"enter_computer": "heuristic"})
+    assert page.status_code == 302
+    joined = TournamentEvent.objects.get(tournament_id=tid, type="player_joined")
+    assert joined.payload["kind"] == "computer" and joined.actor_id is not None
+    again = admin_client.post(change, {"enter_computer": "heuristic"}, follow=True)
+    assert "already in this tournament" in again.content.decode()
