@@ -63,8 +63,19 @@ def act(page: Any) -> str:
     return what
 
 
-def take_turn(page: Any) -> str:
-    """Play until this page has confirmed a move and shows its result (or the match is over)."""
+# After a roll: the turn went to the other side (the server passed a roll that cannot be
+# played), or the page offers the next thing.
+PASSED_OR_NEXT = f"""() => {{
+  const s = document.querySelector('section.match');
+  if (s && s.dataset.status === 'active' && s.dataset.toAct === 'opponent') return 'passed';
+  return ({NEXT})();
+}}"""
+
+
+def take_turn(page: Any, passes: bool = False) -> str:
+    """Play until this page has confirmed a move and shows its result (or the match is over).
+    `passes` (online, where the turn goes to another page): a roll that cannot be played ends
+    the turn too, "passed"; else the page waits for its next turn (the computer's answer)."""
     while True:
         before = page.get_attribute("section.match", "data-version")
         what = act(page)
@@ -74,6 +85,10 @@ def take_turn(page: Any) -> str:
             )
         if what in ("confirm", "over"):
             return what
+        if what == "roll" and passes:
+            after = page.wait_for_function(PASSED_OR_NEXT, timeout=15_000).json_value()
+            if after == "passed":
+                return "passed"
 
 
 def play_to_end(page: Any, limit: float = 240) -> int:

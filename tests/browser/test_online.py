@@ -79,7 +79,7 @@ def test_an_online_match_through_an_invite_link(open_page) -> None:
     for _ in range(6):
         mover, other = (ana, bora) if to_act(ana) == "you" else (bora, ana)
         assert to_act(other) == "opponent"
-        if take_turn(mover) == "over":
+        if take_turn(mover, passes=True) == "over":
             break
         moved = version(mover)
         other.wait_for_function(
@@ -106,7 +106,7 @@ def test_a_lost_connection_is_shown_and_play_resumes_without_a_reload(open_page)
     other.context.set_offline(True)
     other.wait_for_selector("#connection:not([hidden])", timeout=5_000)
     assert "Connection lost" in other.inner_text("#connection")
-    take_turn(mover)
+    take_turn(mover, passes=True)
     moved = version(mover)
     assert version(other) < moved
     other.context.set_offline(False)
@@ -206,7 +206,7 @@ def test_the_page_falls_back_to_the_long_poll_when_websockets_are_blocked(open_p
     lags = []
     for _ in range(4):
         mover, other = (ana, bora) if to_act(ana) == "you" else (bora, ana)
-        if take_turn(mover) == "over":
+        if take_turn(mover, passes=True) == "over":
             break
         other.wait_for_function(
             "(v) => Number(document.querySelector('section.match').dataset.version) >= v",
