@@ -112,10 +112,10 @@ def english(params: dict[str, object]) -> dict[str, object]:
     """The values as the English sentence shows them: a time as `2026-12-02 13:00 UTC`, an
     `until` of None (a sanction without an end) as "further notice". The API says them in
     the reader's language (matches/api/messages.py `shown`)."""
-    return {k: _english_value(k, v) for k, v in params.items()}
+    return {k: english_value(k, v) for k, v in params.items()}
 
 
-def _english_value(key: str, value: object) -> object:
+def english_value(key: str, value: object) -> object:
     if isinstance(value, datetime):
         return f"{value.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
     if value is None and key == "until":

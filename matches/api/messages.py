@@ -31,6 +31,7 @@ from django.utils.translation import gettext_noop as N_
 
 from games.rules import REFUSALS
 from matches.errors import REFUSALS as STORE_REFUSALS
+from matches.errors import english_value
 from matches.tournaments.refusals import REASONS as TOURNAMENT_REASONS
 
 TEMPLATES: dict[str, str] = {
@@ -74,10 +75,9 @@ def shown(key: str, value: Any) -> str:
     """A value as the reader's language writes it: a time in its short date and time format
     (UTC, so named), an `until` of None as "further notice" (matches/errors.py `english`)."""
     if isinstance(value, datetime):
-        at = value.astimezone(UTC)
         if (get_language() or "en").startswith("en"):
-            return f"{at:%Y-%m-%d %H:%M} UTC"  # unambiguous where m/d and d/m both live
-        return f"{date_format(at, 'SHORT_DATETIME_FORMAT')} UTC"
+            return str(english_value(key, value))  # unambiguous where m/d and d/m both live
+        return f"{date_format(value.astimezone(UTC), 'SHORT_DATETIME_FORMAT')} UTC"
     if value is None and key == "until":
         return gettext("further notice")
     return str(value)
