@@ -429,6 +429,17 @@ class EventsQuerySerializer(serializers.Serializer):
     )
 
 
+class BoardsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, default=0, help_text="Plays with seq > after."
+    )
+    seat = serializers.ChoiceField(
+        choices=[0, 1],
+        required=False,
+        help_text="See the boards from this seat (default: your own seat, else seat 0).",
+    )
+
+
 class NextStepsQuerySerializer(serializers.Serializer):
     steps = serializers.CharField(
         required=False,

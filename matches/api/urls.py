@@ -53,6 +53,7 @@ urlpatterns = [
     path(f"{M}/legal-next-steps", commands.NextStepsView.as_view(), name="legal-next-steps"),
     # events (long-poll) and stream (SSE): matches/streams/urls.py, mounted beside these
     path(f"{M}/heartbeat", commands.HeartbeatView.as_view(), name="heartbeat"),
+    path(f"{M}/boards", history.BoardsView.as_view(), name="boards"),
     path(f"{M}/export", history.ExportView.as_view(), name="export"),
     path(f"{M}/analysis", analysis.AnalysisView.as_view(), name="analysis"),
     path(f"{M}/hint", analysis.HintView.as_view(), name="hint"),

@@ -2,6 +2,7 @@
 returns a shape (matches/selectors/shapes.py) that the API renders and documents."""
 
 from . import shapes
+from .boards import play_boards
 from .ratings import ratings_for_rows
 from .state import (
     acting_seat,
@@ -31,6 +32,7 @@ __all__ = [
     "matches_of",
     "next_steps_json",
     "open_challenges",
+    "play_boards",
     "plays_json",
     "ratings_for_rows",
     "row_side",

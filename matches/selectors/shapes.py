@@ -349,11 +349,29 @@ class Events:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayBoards:
+    seq: Annotated[int, "The `moved` event."]
+    seat: Annotated[int, "Who played it."]
+    boards: Annotated[list[Board], "The board after each of its steps, in order."]
+
+
+@dataclass(frozen=True, slots=True)
+class Boards:
+    """A match's plays drawn step by step, from one seat's side (`seat`), by the server."""
+
+    version: int
+    seat: Annotated[int, "The side the boards are seen from."]
+    plays: list[PlayBoards]
+
+
+@dataclass(frozen=True, slots=True)
 class NextSteps:
     steps_so_far: list[Step]
     next_steps: list[Step]
     complete: Annotated[bool, "The steps so far are a whole legal play."]
     dice_to_use: Annotated[int, "How many dice a legal play uses."]
+    board: Annotated[Board, "The board after the steps so far, from the mover's side."]
+    pips: Annotated[SideCount, "The pip counts after the steps so far (you: the mover)."]
 
 
 @dataclass(frozen=True, slots=True)

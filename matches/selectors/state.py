@@ -10,8 +10,6 @@ one he asks for). "you" and "opponent" in a state are relative to that side.
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -19,6 +17,7 @@ from threading import Lock
 from typing import Any
 from uuid import UUID
 
+from cachetools import LRUCache, TTLCache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -29,6 +28,7 @@ from games.rules import (
     Play,
     Position,
     Step,
+    apply_steps,
     game_of,
     legal_next_steps,
     legal_plays,
@@ -212,11 +212,15 @@ def next_steps_json(
     nxt = legal_next_steps(position, dice, steps, first_turn=first_turn)
     plays = plays_of(position, dice, first_turn)
     need = len(plays[0].steps) if plays else 0
+    after = apply_steps(position, steps)  # the steps are legal: legal_next_steps judged them
+    pips = after.pips()
     return shapes.NextSteps(
         steps_so_far=[step_json(s) for s in steps],
         next_steps=[step_json(s) for s in nxt],
         complete=len(steps) == need,
         dice_to_use=need,
+        board=board_json(after),
+        pips=shapes.SideCount(pips[0], pips[1]),
     )
 
 
@@ -237,8 +241,9 @@ def _who(seat: int | None, side: Side) -> Who | None:
 
 _CACHE_MAX = 20_000
 PROFILE_TTL = 60.0
-_profiles: OrderedDict[int, tuple[float, tuple[str, str]]] = OrderedDict()
-_lobbies: OrderedDict[Any, LobbyInfo] = OrderedDict()
+# cachetools' caches (not thread-safe by themselves: the lock); a player's entry expires
+_profiles: TTLCache[int, tuple[str, str]] = TTLCache(maxsize=_CACHE_MAX, ttl=PROFILE_TTL)
+_lobbies: LRUCache[Any, LobbyInfo] = LRUCache(maxsize=_CACHE_MAX)
 _lock = Lock()
 
 
@@ -254,14 +259,6 @@ class LobbyInfo:
 
 
 NO_LOBBY = LobbyInfo()
-
-
-def _remember(cache: OrderedDict, key: Any, value: Any) -> None:
-    with _lock:
-        cache[key] = value
-        cache.move_to_end(key)
-        while len(cache) > _CACHE_MAX:
-            cache.popitem(last=False)
 
 
 def _lobby_from_row(row: Any) -> LobbyInfo:
@@ -287,7 +284,8 @@ def lobby_info(match: Match) -> LobbyInfo:
     row = MatchLobby.objects.select_related("reserved_for").filter(match_id=match.pk).first()
     info = _lobby_from_row(row)
     if row is not None:
-        _remember(_lobbies, match.pk, info)
+        with _lock:
+            _lobbies[match.pk] = info
     return info
 
 
@@ -302,12 +300,11 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
     """(kind, display name) of users given as (user id, username)."""
     out: dict[int, tuple[str, str]] = {}
     missing: dict[int, str] = {}
-    now = time.monotonic()
     with _lock:
         for user_id, name in seats:
             cached = _profiles.get(user_id)
-            if cached is not None and cached[0] > now:
-                out[user_id] = cached[1]
+            if cached is not None:
+                out[user_id] = cached
             else:
                 missing[user_id] = name
     if missing:
@@ -317,7 +314,9 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
         found = {uid: (kind, display or missing[uid]) for uid, kind, display in rows}
         for user_id, name in missing.items():
             out[user_id] = found.get(user_id, (PlayerProfile.kind_by_name(name), name))
-            _remember(_profiles, user_id, (now + PROFILE_TTL, out[user_id]))
+        with _lock:
+            for user_id in missing:
+                _profiles[user_id] = out[user_id]
     return out
 
 

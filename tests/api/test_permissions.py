@@ -106,7 +106,7 @@ def test_invite_join_by_a_third_player_writes_nothing(active) -> None:
 def test_anyone_reads_a_public_match(active) -> None:
     _ana, _, eve, match_id = active
     for client in (eve.client, APIClient()):
-        for path in ("", "/events", "/export", "/legal-next-steps"):
+        for path in ("", "/events", "/boards", "/export", "/legal-next-steps"):
             r = client.get(f"{API}/matches/{match_id}{path}")
             assert r.status_code in (200, 422), (path, r.content)  # 422: nothing to play now
         state = client.get(f"{API}/matches/{match_id}").json()
@@ -120,7 +120,7 @@ def test_a_private_match_is_not_found_for_others(make_player) -> None:
     code = ana.state(match_id)["lobby"]["invite_code"]
     assert ben.post(f"/invites/{code}/join", {}).status_code == 200
     for client in (eve.client, APIClient()):
-        for path in ("", "/events", "/export", "/legal-next-steps"):
+        for path in ("", "/events", "/boards", "/export", "/legal-next-steps"):
             r = client.get(f"{API}/matches/{match_id}{path}")
             assert r.status_code == 404 and r.json()["code"] == "match_not_found"
     before = _snapshot(match_id)

@@ -24,6 +24,7 @@ from matches.api.bodies import (
 )
 from matches.api.contract import serializer_for
 from matches.selectors.shapes import (
+    Boards,
     Events,
     Games,
     MatchState,
@@ -422,8 +423,9 @@ next_steps = extend_schema(
     operation_id="matches_legal_next_steps",
     summary="Legal next steps of a partial play (the player on turn's numbering)",
     description="For clients that move one checker at a time (undo stays on the client):"
-    " given the single-die steps made so far, which steps may come next. An empty"
-    " `next_steps` with `complete: true` means the play can be confirmed.",
+    " given the single-die steps made so far, which steps may come next, and the board and"
+    " pips after them (a client draws the partial play from `board`, never applying steps"
+    " itself). An empty `next_steps` with `complete: true` means the play can be confirmed.",
     parameters=[MATCH_ID, rq.NextStepsQuerySerializer],
     responses={
         200: OpenApiResponse(
@@ -441,6 +443,38 @@ next_steps = extend_schema(
                         ],
                         "complete": False,
                         "dice_to_use": 2,
+                        "board": {
+                            "points": [
+                                -2,
+                                0,
+                                0,
+                                0,
+                                0,
+                                5,
+                                0,
+                                3,
+                                0,
+                                0,
+                                0,
+                                -5,
+                                5,
+                                0,
+                                0,
+                                0,
+                                -3,
+                                0,
+                                -5,
+                                0,
+                                1,
+                                0,
+                                0,
+                                1,
+                            ],
+                            "bar": {"you": 0, "opponent": 0},
+                            "off": {"you": 0, "opponent": 0},
+                            "heads": None,
+                        },
+                        "pips": {"you": 164, "opponent": 167},
                     },
                 )
             ],
@@ -536,6 +570,100 @@ events = extend_schema(
             ],
         ),
         **errors("invalid_request", "match_not_found", "authentication_failed", "too_many_streams"),
+    },
+)
+
+_ZERO = {"you": 0, "opponent": 0}
+BOARDS_EXAMPLE = {
+    "version": 6,
+    "seat": 0,
+    "plays": [
+        {
+            "seq": 6,
+            "seat": 1,
+            "boards": [
+                {
+                    "points": [
+                        -1,
+                        0,
+                        0,
+                        0,
+                        0,
+                        5,
+                        -1,
+                        3,
+                        0,
+                        0,
+                        0,
+                        -5,
+                        5,
+                        0,
+                        0,
+                        0,
+                        -3,
+                        0,
+                        -5,
+                        0,
+                        0,
+                        0,
+                        0,
+                        2,
+                    ],
+                    "bar": _ZERO,
+                    "off": _ZERO,
+                    "heads": None,
+                },
+                {
+                    "points": [
+                        -1,
+                        0,
+                        0,
+                        0,
+                        0,
+                        5,
+                        0,
+                        3,
+                        0,
+                        0,
+                        -1,
+                        -5,
+                        5,
+                        0,
+                        0,
+                        0,
+                        -3,
+                        0,
+                        -5,
+                        0,
+                        0,
+                        0,
+                        0,
+                        2,
+                    ],
+                    "bar": _ZERO,
+                    "off": _ZERO,
+                    "heads": None,
+                },
+            ],
+        }
+    ],
+}
+
+boards = extend_schema(
+    tags=["matches"],
+    operation_id="matches_boards",
+    summary="The match's plays drawn step by step: the board after each step",
+    description="Every `moved` event with seq > `after` (up to the match's version), with"
+    " the board after each of its steps, seen from `seat` (default: the caller's own seat,"
+    " else seat 0). A client animating a play checker by checker, or showing a record,"
+    " draws these boards and never applies steps itself.",
+    parameters=[MATCH_ID, rq.BoardsQuerySerializer],
+    responses={
+        200: OpenApiResponse(
+            serializer_for(Boards),
+            examples=[OpenApiExample("one play of 6-4, seen by seat 0", value=BOARDS_EXAMPLE)],
+        ),
+        **errors("invalid_request", "match_not_found", "authentication_failed"),
     },
 )
 
@@ -677,6 +805,38 @@ rules_next_steps = extend_schema(
                         ],
                         "complete": False,
                         "dice_to_use": 2,
+                        "board": {
+                            "points": [
+                                -2,
+                                0,
+                                0,
+                                0,
+                                1,
+                                5,
+                                0,
+                                2,
+                                0,
+                                0,
+                                0,
+                                -5,
+                                5,
+                                0,
+                                0,
+                                0,
+                                -3,
+                                0,
+                                -5,
+                                0,
+                                0,
+                                0,
+                                0,
+                                2,
+                            ],
+                            "bar": {"you": 0, "opponent": 0},
+                            "off": {"you": 0, "opponent": 0},
+                            "heads": None,
+                        },
+                        "pips": {"you": 164, "opponent": 167},
                     },
                 )
             ],

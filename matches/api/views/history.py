@@ -1,5 +1,6 @@
-"""A match's history: its export as a gnubg .mat file, and the import of a .mat file as a
-finished match. (Its events, with long-poll: matches/streams/longpoll.py.)"""
+"""A match's history: its plays drawn step by step, its export as a gnubg .mat file, and the
+import of a .mat file as a finished match. (Its events, with long-poll:
+matches/streams/longpoll.py.)"""
 
 from __future__ import annotations
 
@@ -29,7 +30,19 @@ from ..parsers import JSONParser
 from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle
-from .common import seen_match, valid
+from .common import query, seen_match, valid
+
+
+class BoardsView(APIView):
+    @docs.boards
+    def get(self, request: Request, match_id: str) -> Response:
+        q = query(rq.BoardsQuerySerializer, request)
+        match = seen_match(match_id, request.user)
+        seat = q.get("seat")
+        if seat is None:  # a player sees his own side; a spectator or hot-seat seat 0's
+            mine = request.user.is_authenticated and match.player0_id != request.user.pk
+            seat = 1 if mine and match.player1_id == request.user.pk else 0
+        return respond(selectors.play_boards(match.pk, match.version, seat, q["after"]))
 
 
 class MatRenderer(renderers.BaseRenderer):

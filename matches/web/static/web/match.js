@@ -17,42 +17,11 @@ export function notation(steps) {
   return steps.map((s) => `${pointName(s.from)}/${pointName(s.to)}${s.hit ? "*" : ""}`).join(" ");
 }
 
-export const copyBoard = (board) => ({ points: [...board.points], bar: board.bar ? { ...board.bar } : null, off: { ...board.off }, heads: board.heads });
-
-/** One step on `b` (changed), by `who` ("you": the board's own side; steps in the board's numbering). */
-export function applyStep(b, s, who = "you") {
-  const sign = who === "you" ? 1 : -1;
-  const other = who === "you" ? "opponent" : "you";
-  if (s.from === 25) b.bar[who] -= 1;
-  else b.points[s.from - 1] -= sign;
-  if (s.to === 0) b.off[who] += 1;
-  else {
-    if (b.points[s.to - 1] === -sign) {
-      b.points[s.to - 1] = 0;
-      b.bar[other] += 1;
-    }
-    b.points[s.to - 1] += sign;
-  }
-  return b;
-}
-
-/** The board after the partial play, from the mover's side. */
-export function applySteps(board, steps) {
-  // long nardy has no bar (null) and nothing is hit; its heads are counted from the points
-  const b = copyBoard(board);
-  for (const s of steps) applyStep(b, s);
-  return b;
-}
-
-/** The pips after the partial play: the mover's fewer by each step, the opponent's more by each hit. */
-export function pipsAfter(pips, steps) {
-  let you = pips.you;
-  let opponent = pips.opponent;
-  for (const s of steps) {
-    you -= s.from - s.to;
-    if (s.hit) opponent += s.to;
-  }
-  return { you, opponent };
+/** The boards of the plays after `version`, each step's from `seat`'s side (GET
+ * /matches/{id}/boards): the page draws the server's boards and never applies steps itself. */
+export async function playBoards(id, version, seat) {
+  const body = await api.get(`/matches/${id}/boards?after=${version}&seat=${seat}`);
+  return new Map(body.plays.map((p) => [p.seq, p.boards]));
 }
 
 /** A point of `seat`'s numbering in the numbering of the board shown from `view`. */
@@ -331,16 +300,28 @@ export class MatchScreen {
     if (this.stopped) return;
     if (this.state && state.version < this.state.version) return;
     const before = this.state;
-    // the page has it (the tests time the arrival by this): shown after the other side's play
-    this.arrived = Math.max(this.arrived || 0, state.version);
-    if (this.dom) this.dom.section.dataset.version = String(this.arrived);
     const moved = !before || state.version !== before.version || state.side.seat !== before.side.seat;
     const shown = this.queue.filter((e) => e.seq <= state.version);
     this.queue = this.queue.filter((e) => e.seq > state.version);
     // the plays between the position on screen and the first to show (the page's own, whose
     // answer a push overtook) are put on the board first
     const gap = before && shown.length ? this.log.filter((e) => e.seq > before.version && e.seq < shown[0].seq) : [];
-    if (before && shown.length && gap.every((e) => BETWEEN.has(e.type))) await this.animate(before, state, shown, gap);
+    let drawn = before && shown.length && gap.every((e) => BETWEEN.has(e.type));
+    // the server's boards of those plays, step by step (the page applies no step itself)
+    let boards = new Map();
+    const ownSide = drawn && state.side.seat === before.side.seat && before.side.role !== "hotseat";
+    if (ownSide && [...gap, ...shown].some((e) => e.type === "moved")) {
+      try {
+        boards = await playBoards(this.id, before.version, before.side.seat);
+      } catch {
+        drawn = false; // the new position is shown as it is
+      }
+      if (this.stopped) return;
+    }
+    // the page has it (the tests time the arrival by this): shown after the other side's play
+    this.arrived = Math.max(this.arrived || 0, state.version);
+    if (this.dom) this.dom.section.dataset.version = String(this.arrived);
+    if (drawn) await this.animate(before, state, shown, gap, boards);
     else if (shown.length) {
       // not from the position on screen (a state crossed them): the notices and the mark only
       for (const e of shown) if (e.type === "passed" || e.type === "opening_roll") this.eventNotice(e, state);
@@ -384,7 +365,7 @@ export class MatchScreen {
   }
 
   /** The other side's dice and each of its checkers along its path, then the new position. */
-  async animate(before, after, events, gap = []) {
+  async animate(before, after, events, gap, boards) {
     const ms = stepTime();
     const view = before.side.seat;
     const nardy = (before.settings.game || "tavla") === "long-nardy";
@@ -393,12 +374,8 @@ export class MatchScreen {
       for (const e of events) if (e.type === "opening_roll" || e.type === "passed") this.eventNotice(e, after);
       return;
     }
-    this.anim = { board: copyBoard(before.board), dice: null, used: null, side: before.turn?.who || "you" };
-    for (const e of gap) {
-      if (e.type !== "moved") continue;
-      const who = e.data.seat === view ? "you" : "opponent";
-      for (const [f, to, hit] of e.data.steps) applyStep(this.anim.board, { from: pointFor(f, e.data.seat, view, nardy), to: pointFor(to, e.data.seat, view, nardy), hit }, who);
-    }
+    this.anim = { board: before.board, dice: null, used: null, side: before.turn?.who || "you" };
+    for (const e of gap) if (e.type === "moved" && boards.has(e.seq)) this.anim.board = boards.get(e.seq).at(-1);
     this.render(); // the page says a play is being drawn (data-animating), the controls wait
     for (const e of events) {
       if (this.stopped) return;
@@ -427,12 +404,13 @@ export class MatchScreen {
       }
       // moved: one step after the other, each checker sliding from where it was
       const colors = { you: view === 0 ? "light" : "dark", opponent: view === 0 ? "dark" : "light" };
-      for (const [f, to, hit] of d.steps) {
+      const drawn = boards.get(e.seq) || [];
+      for (const [i, [f, to, hit]] of d.steps.entries()) {
         const step = { from: pointFor(f, d.seat, view, nardy), to: pointFor(to, d.seat, view, nardy), hit: !!hit };
         const svg = this.dom.svg;
         const start = topOf(svg, step.from === 25 ? { bar: who } : { point: step.from });
         const victim = step.hit ? topOf(svg, { point: step.to }) : null;
-        applyStep(this.anim.board, step, who);
+        if (drawn[i]) this.anim.board = drawn[i];
         if (this.anim.rolled) {
           this.anim.steps.push(step);
           this.anim.used = usedDice(this.anim.rolled, this.anim.steps).used;
@@ -615,7 +593,7 @@ export class MatchScreen {
     const me = s.side.seat;
     const colors = { you: me === 0 ? "light" : "dark", opponent: me === 0 ? "dark" : "light" };
     const a = this.anim;
-    const board = a ? a.board : applySteps(s.board, this.steps);
+    const board = a ? a.board : this.steps.length && this.next ? this.next.board : s.board; // the server's, after the steps
     let dice = null;
     let used = null;
     if (a) {
@@ -695,7 +673,7 @@ export class MatchScreen {
   renderPlayers() {
     const s = this.state;
     const me = s.side.seat;
-    const pips = this.anim ? null : pipsAfter(s.pips, this.steps);
+    const pips = this.anim ? null : this.steps.length && this.next ? this.next.pips : s.pips;
     const line = (seat, who) => {
       const score = who === "you" ? s.score.you : s.score.opponent;
       const acting = s.to_act && s.to_act.seat === seat && s.status === "active";

@@ -1,14 +1,14 @@
 // A match's record (#/record/<id>): its move list and the board at any point of any game,
 // stepped with buttons and the arrow keys; a .mat download for tavla.
-// Positions come from the events alone: each game starts from the game's opening position (its
-// facts, GET /rules/games) and every `moved` event's steps are put on the board, from the first
-// seat's side.
+// Each game starts from the game's opening position (its facts, GET /rules/games); after each
+// `moved` event the board is the server's (GET /matches/{id}/boards, from the first seat's
+// side): the page never applies steps itself.
 
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
 import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
-import { applyStep, pointFor } from "./match.js";
+import { playBoards, pointFor } from "./match.js";
 import { buildRecord } from "./record.js";
 import { h, showError } from "./ui.js";
 
@@ -19,8 +19,9 @@ export const openingBoard = (g) => ({
   heads: g.heads && { you: { point: g.heads[0] }, opponent: { point: g.heads[1] } },
 });
 
-/** Every position of the match: [{game, seq, board, dice, seat, last}] after each play. */
-export function positions(events, game, facts) {
+/** Every position of the match: [{game, seq, board, dice, seat, last}] after each play;
+ * `boards`: each play's boards by its seq (seat 0's side). */
+export function positions(events, game, facts, boards) {
   const nardy = game === "long-nardy";
   const out = [];
   let board = null;
@@ -35,17 +36,15 @@ export function positions(events, game, facts) {
     if (g.number !== current) {
       current = g.number;
       board = openingBoard(facts);
-      out.push({ game: current, seq: e.seq, board: structuredClone(board), dice: null, seat: null, last: null });
+      out.push({ game: current, seq: e.seq, board, dice: null, seat: null, last: null });
     }
     if (e.type === "opening_roll" && d.die0 !== d.die1) dice = [d.die0, d.die1];
     if (e.type === "rolled") dice = d.dice;
     if (e.type === "moved" || e.type === "passed" || e.type.startsWith("cube_") || e.type.startsWith("resign_")) {
       const steps = e.type === "moved" ? d.steps : [];
-      for (const [f, to, hit] of steps) {
-        applyStep(board, { from: pointFor(f, d.seat, 0, nardy), to: pointFor(to, d.seat, 0, nardy), hit }, d.seat === 0 ? "you" : "opponent");
-      }
+      if (e.type === "moved" && boards.has(e.seq)) board = boards.get(e.seq).at(-1);
       const last = steps.map(([f, to]) => [pointFor(f, d.seat, 0, nardy), pointFor(to, d.seat, 0, nardy)]);
-      out.push({ game: current, seq: e.seq, board: structuredClone(board), dice: e.type === "moved" || e.type === "passed" ? dice : null, seat: d.seat, last });
+      out.push({ game: current, seq: e.seq, board, dice: e.type === "moved" || e.type === "passed" ? dice : null, seat: d.seat, last });
     }
   }
   return out;
@@ -71,8 +70,9 @@ const nameOf = (state, seat) => {
 /** The record page; returns { stop() } (its arrow keys). */
 export async function recordScreen(root, id) {
   const [state, events, { games }] = await Promise.all([api.get(`/matches/${id}`), allEvents(id), api.get("/rules/games")]);
+  const boards = await playBoards(id, 0, 0);
   const game = state.settings.game || "tavla";
-  const frames = positions(events, game, games.find((g) => g.game === game));
+  const frames = positions(events, game, games.find((g) => g.game === game), boards);
   const record = buildRecord(events);
   let at = frames.length - 1;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
