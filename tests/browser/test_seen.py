@@ -157,6 +157,9 @@ def test_resign_asks_first(open_page) -> None:
     page = open_page()
     become_guest(page)
     start_match(page, "computer", 3, level="random")
+    # his own turn, the computer's play drawn: nothing else changes the page while he is asked
+    # (resigning the match is offered on the computer's turn too, while its play may arrive)
+    page.wait_for_selector("section.match[data-to-act=you]:not([data-animating=true])")
     page.wait_for_selector("[data-action=resign]:not([disabled])")
     before = page.get_attribute("section.match", "data-version")
     page.click("[data-action=resign]")
