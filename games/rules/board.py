@@ -45,16 +45,18 @@ class Play:
     little more than the search itself.
     """
 
-    __slots__ = ("_key", "_origin", "_result", "_steps")
+    __slots__ = ("_key", "_notation", "_origin", "_result", "_steps")
 
     _steps: tuple[Step, ...]
     _result: Position | None
+    _notation: str | None
     _key: Key
     _origin: Position
 
     def __init__(self, steps: tuple[Step, ...], result: Position) -> None:
         self._steps = tuple(steps)
         self._result = result
+        self._notation = None
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -76,7 +78,12 @@ class Play:
 
     @property
     def notation(self) -> str:
-        return format_play(self._steps)
+        """Written once per play: a roll's answer shows every play's, and the play chosen
+        is then found among them by it."""
+        notation = self._notation
+        if notation is None:
+            notation = self._notation = format_play(self._steps)
+        return notation
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
@@ -239,6 +246,7 @@ def plays_of(found: Found, origin: Position) -> list[Play]:
         play: Play = _new_play(Play)
         play._steps = found[key]
         play._result = None
+        play._notation = None
         play._key = key
         play._origin = origin
         append(play)

@@ -25,6 +25,7 @@ from typing import Any, Literal, Union
 from uuid import UUID
 
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_array_type
 from rest_framework import serializers
@@ -139,9 +140,10 @@ _SIMPLE: dict[Any, type[serializers.Field]] = {
 # fields, so the body is exactly what `serializer.to_representation` gives (the same keys in
 # the same order, the same conversion per field class, None for a None attribute), without
 # DRF's per-field machinery (get_attribute, _readable_fields, ...), which cost about a
-# millisecond per match state. Field classes with a conversion of their own (choices, dates,
-# anything not listed below) still call the DRF field. tests/api/test_render.py compares the
-# two on every shape.
+# millisecond per match state. Field classes with a conversion of their own still call the
+# DRF field: a choice only when the value is not a string among string choices, a datetime
+# once per instant and time zone (`_datetimes`), anything not listed below always.
+# tests/api/test_render.py compares the two on every shape, in more than one time zone.
 
 _CONVERT: dict[type[serializers.Field], str] = {
     serializers.IntegerField: "int(v)",
@@ -191,6 +193,13 @@ def _expr(field: serializers.Field, n: int, namespace: dict[str, Any]) -> str:
         return f"[None if i is None else f{n}(i) for i in v]"
     if type(field) is serializers.UUIDField and field.uuid_format == "hex_verbose":
         return "str(v)"
+    if type(field) is serializers.ChoiceField and all(type(c) is str for c in field.choices):
+        # DRF maps str(v) to its choice: with string choices a string is its own choice
+        namespace[f"f{n}"] = field.to_representation
+        return f"v if v.__class__ is str else f{n}(v)"
+    if type(field) is serializers.DateTimeField and settings.USE_TZ:
+        namespace[f"f{n}"] = _datetimes(field.to_representation)
+        return f"f{n}(v)"
     if type(field) is serializers.BooleanField:
         namespace[f"f{n}"] = field.to_representation
         return f"v if v.__class__ is bool else f{n}(v)"
@@ -209,6 +218,25 @@ def _child(field: serializers.Field, namespace: dict[str, Any], n: int) -> Calla
     exec(code, inner)
     item: Callable[[Any], Any] = inner["item"]
     return item
+
+
+def _datetimes(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """DRF's conversion of a datetime, remembered per instant and current time zone (what
+    it depends on with USE_TZ: the instant is shown in that zone). A state shows the same
+    few instants (created, started, finished) on every read of its version."""
+    memo: dict[tuple[Any, Any], Any] = {}
+
+    def remembered(v: Any) -> Any:
+        key = (v, timezone.get_current_timezone())
+        out = memo.get(key)
+        if out is None:
+            out = convert(v)
+            if len(memo) >= _MEMO_MAX:
+                memo.clear()
+            memo[key] = out
+        return out
+
+    return remembered
 
 
 def _memoized(render: Callable[[Any], Any]) -> Callable[[Any], Any]:

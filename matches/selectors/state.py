@@ -109,25 +109,29 @@ def board_json(position: Position) -> shapes.Board:
 
 
 def step_json(step: Step) -> shapes.Step:
-    return shapes.Step(step.frm, step.to, step.hit)
+    """A step as a response shows it (frozen: one per step, shared by every play with it)."""
+    shown = _steps.get(step)
+    if shown is None:
+        shown = _steps.setdefault(step, shapes.Step(step.frm, step.to, step.hit))
+    return shown
 
 
-def play_json(play: Play) -> shapes.LegalPlay:
+_steps: dict[Step, shapes.Step] = {}  # at most 26 x 26 x 2 steps
+
+
+def play_json(play: Play, has_gnubg_ids: bool | None = None) -> shapes.LegalPlay:
     """A legal play: its notation, its single-die steps and the position it leads to: tavla
     as the gnubg Position ID with the opponent on roll (as gnubg shows it); long nardy (no
-    gnubg ID) as the board from the mover's side."""
-    if not game_of(play.result).has_gnubg_ids:
-        return shapes.LegalPlay(
-            notation=play.notation,
-            steps=[step_json(s) for s in play.steps],
-            position_id=None,
-            board=board_json(play.result),
-        )
+    gnubg ID) as the board from the mover's side. `has_gnubg_ids`: the game's, when the
+    caller knows it (the plays of one roll share it)."""
+    result = play.result
+    if has_gnubg_ids is None:
+        has_gnubg_ids = game_of(result).has_gnubg_ids
     return shapes.LegalPlay(
         notation=play.notation,
         steps=[step_json(s) for s in play.steps],
-        position_id=result_position_id(play.result),
-        board=None,
+        position_id=result_position_id(result) if has_gnubg_ids else None,
+        board=None if has_gnubg_ids else board_json(result),
     )
 
 
@@ -143,7 +147,24 @@ def plays_json(position: Position, dice: Dice, first_turn: bool = False) -> list
 def _plays_json(
     position: Position, dice: Dice, first_turn: bool = False
 ) -> tuple[shapes.LegalPlay, ...]:
-    return tuple(play_json(p) for p in plays_of(position, dice, first_turn))
+    has_gnubg_ids = game_of(position).has_gnubg_ids
+    return tuple(play_json(p, has_gnubg_ids) for p in plays_of(position, dice, first_turn))
+
+
+def gnubg_json(state: rules.MatchState) -> shapes.Gnubg:
+    """The state's gnubg Position ID and Match ID (none for a game gnubg does not know).
+    Every read of a match at one version shows the same state object (`load_view` keeps the
+    view): its IDs are encoded once and kept with it, by identity."""
+    if not state.game.has_gnubg_ids:
+        return shapes.Gnubg(None, None)
+    with _lock:
+        kept = _gnubg.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    ids = shapes.Gnubg(*state.gnubg_ids())
+    with _lock:
+        _gnubg[id(state)] = (state, ids)  # holding the state keeps its id from being reused
+    return ids
 
 
 def rules_plays(
@@ -244,6 +265,7 @@ PROFILE_TTL = 60.0
 # cachetools' caches (not thread-safe by themselves: the lock); a player's entry expires
 _profiles: TTLCache[int, tuple[str, str]] = TTLCache(maxsize=_CACHE_MAX, ttl=PROFILE_TTL)
 _lobbies: LRUCache[Any, LobbyInfo] = LRUCache(maxsize=_CACHE_MAX)
+_gnubg: LRUCache[int, tuple[rules.MatchState, shapes.Gnubg]] = LRUCache(maxsize=4096)
 _lock = Lock()
 
 
@@ -513,7 +535,7 @@ def match_state(
         )
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
-    gnubg = shapes.Gnubg(*state.gnubg_ids()) if game.has_gnubg_ids else shapes.Gnubg(None, None)
+    gnubg = gnubg_json(state)
     players = _seat_players(view)
     return shapes.MatchState(
         id=match.pk,

@@ -20,10 +20,10 @@ from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
 from matches.api.errors import ApiError
+from matches.api.renderers import JSONRenderer
 from matches.api.schema.common import MATCH_ID, errors
 from matches.api.views.common import VERSION_RE, seen_match, valid
 

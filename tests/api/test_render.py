@@ -88,3 +88,29 @@ def test_legal_plays_of_the_corpus_render_as_the_serializer_does() -> None:
         assert render(plays) == render_with_drf(plays)
         assert render(plays) == render(plays_json(position, dice))  # the kept copy
         assert render(board) == render_with_drf(board)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Belgrade", "Asia/Tokyo"])
+def test_a_remembered_datetime_follows_the_current_time_zone(zone: str) -> None:
+    """A datetime's rendering is remembered per instant and current time zone: rendered in
+    one zone, then in another, each is what DRF gives in that zone."""
+    from django.utils import timezone as django_timezone
+
+    value = build(shapes.MatchState, True)
+    render(value)  # remembered in the default zone first
+    with django_timezone.override(zone):
+        assert render(value) == render_with_drf(value)
+    assert render(value) == render_with_drf(value)
+
+
+def test_a_choice_that_is_not_a_string_is_converted_as_drf_converts_it() -> None:
+    """The fast path of a choice is for strings among string choices; anything else (an
+    enum member, a number) goes through DRF's ChoiceField."""
+    from enum import StrEnum
+
+    class Phase(StrEnum):
+        ROLL = "roll"
+
+    value = dataclasses.replace(build(shapes.MatchState, True), phase=Phase.ROLL)
+    assert render(value) == render_with_drf(value)
+    assert type(render(value)["phase"]) is type(render_with_drf(value)["phase"])

@@ -28,6 +28,7 @@ from ..idempotency import run_write
 from ..names import imported_name_problem
 from ..parsers import JSONParser
 from ..permissions import Authenticated
+from ..renderers import JSONRenderer
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle
 from .common import query, seen_match, valid
@@ -55,7 +56,7 @@ class MatRenderer(renderers.BaseRenderer):
 
 
 class ExportView(APIView):
-    renderer_classes = (MatRenderer, renderers.JSONRenderer)
+    renderer_classes = (MatRenderer, JSONRenderer)
 
     @docs.export
     def get(self, request: Request, match_id: str) -> Response:
@@ -71,7 +72,7 @@ class ExportView(APIView):
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         if response.status_code >= 400:  # errors are JSON, whatever format was asked for
-            request.accepted_renderer = renderers.JSONRenderer()
+            request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 
