@@ -31,6 +31,7 @@ from drf_spectacular.plumbing import build_array_type
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from matches.selectors.kept import by_identity
 from matches.selectors.shapes import Key
 
 _lock = RLock()  # re-entered: a shape's fields build the serializers of nested shapes
@@ -177,7 +178,7 @@ def _compile(serializer: serializers.Serializer) -> Callable[[Any], Any]:
     exec("\n".join(lines), namespace)  # built from the shape's own field names
     render: Callable[[Any], Any] = namespace["render"]
     name = type(serializer).__name__.removesuffix("Serializer")
-    return _memoized(render) if name in _MEMOIZED else render
+    return by_identity(render, _MEMO_MAX) if name in _MEMOIZED else render
 
 
 def _expr(field: serializers.Field, n: int, namespace: dict[str, Any]) -> str:
@@ -237,22 +238,6 @@ def _datetimes(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return out
 
     return remembered
-
-
-def _memoized(render: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    memo: dict[int, tuple[Any, Any]] = {}
-
-    def cached(o: Any) -> Any:
-        hit = memo.get(id(o))
-        if hit is not None and hit[0] is o:
-            return hit[1]
-        out = render(o)
-        if len(memo) >= _MEMO_MAX:
-            memo.clear()
-        memo[id(o)] = (o, out)  # holding `o` keeps its id from being reused
-        return out
-
-    return cached
 
 
 def render(value: Any) -> Any:

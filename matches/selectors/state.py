@@ -41,6 +41,7 @@ from matches.store.replay import MatchView
 from matches.store.streams import ended_by_word, status_of
 
 from . import shapes
+from .kept import by_identity
 from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
 
@@ -119,14 +120,12 @@ def step_json(step: Step) -> shapes.Step:
 _steps: dict[Step, shapes.Step] = {}  # at most 26 x 26 x 2 steps
 
 
-def play_json(play: Play, has_gnubg_ids: bool | None = None) -> shapes.LegalPlay:
+def play_json(play: Play, has_gnubg_ids: bool) -> shapes.LegalPlay:
     """A legal play: its notation, its single-die steps and the position it leads to: tavla
     as the gnubg Position ID with the opponent on roll (as gnubg shows it); long nardy (no
-    gnubg ID) as the board from the mover's side. `has_gnubg_ids`: the game's, when the
-    caller knows it (the plays of one roll share it)."""
+    gnubg ID) as the board from the mover's side. `has_gnubg_ids`: the game's (the plays of
+    one roll share it)."""
     result = play.result
-    if has_gnubg_ids is None:
-        has_gnubg_ids = game_of(result).has_gnubg_ids
     return shapes.LegalPlay(
         notation=play.notation,
         steps=[step_json(s) for s in play.steps],
@@ -154,17 +153,13 @@ def _plays_json(
 def gnubg_json(state: rules.MatchState) -> shapes.Gnubg:
     """The state's gnubg Position ID and Match ID (none for a game gnubg does not know).
     Every read of a match at one version shows the same state object (`load_view` keeps the
-    view): its IDs are encoded once and kept with it, by identity."""
+    view): its IDs are encoded once and kept with it."""
     if not state.game.has_gnubg_ids:
         return shapes.Gnubg(None, None)
-    with _lock:
-        kept = _gnubg.get(id(state))
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    ids = shapes.Gnubg(*state.gnubg_ids())
-    with _lock:
-        _gnubg[id(state)] = (state, ids)  # holding the state keeps its id from being reused
-    return ids
+    return _gnubg_ids(state)
+
+
+_gnubg_ids = by_identity(lambda state: shapes.Gnubg(*state.gnubg_ids()), maxsize=4096)
 
 
 def rules_plays(
@@ -265,7 +260,6 @@ PROFILE_TTL = 60.0
 # cachetools' caches (not thread-safe by themselves: the lock); a player's entry expires
 _profiles: TTLCache[int, tuple[str, str]] = TTLCache(maxsize=_CACHE_MAX, ttl=PROFILE_TTL)
 _lobbies: LRUCache[Any, LobbyInfo] = LRUCache(maxsize=_CACHE_MAX)
-_gnubg: LRUCache[int, tuple[rules.MatchState, shapes.Gnubg]] = LRUCache(maxsize=4096)
 _lock = Lock()
 
 

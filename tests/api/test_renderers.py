@@ -80,7 +80,7 @@ def test_indented_and_empty_renderings_are_drfs() -> None:
 
 
 def test_a_nan_is_null_where_drf_raises() -> None:
-    """The one documented difference (no response holds a NaN)."""
+    """One of the two documented differences (no response holds a NaN)."""
     with pytest.raises(ValueError):
         drf.render({"x": float("nan")})
     assert json.loads(ours.render({"x": float("nan")})) == {"x": None}
