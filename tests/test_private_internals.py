@@ -355,6 +355,8 @@ def test_channels_routes_every_message_through_dispatch() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_match_row_read_by_compiled_sql_is_the_orms(django_user_model: Any) -> None:
+    """The row read by `fetch_match` and the row returned by a command's compare-and-set
+    statement are, field by field, the ORM's."""
     from django.db import connection, transaction
     from django.db.models.sql.compiler import SQLCompiler
 
@@ -375,8 +377,18 @@ def test_the_match_row_read_by_compiled_sql_is_the_orms(django_user_model: Any) 
         assert got is not None
         assert {f: getattr(got, f) for f in fields} == {f: getattr(orm, f) for f in fields}
         assert got._state.db == "default" and not got._state.adding
-    sql, names, converters = rows._compiled("default", True)
+    sql, names, listed, converters = rows._compiled("default", True)
     assert "FOR UPDATE" in sql and names == fields
+    assert listed == rows.returned_columns("default")
+    # the row a command's compare-and-set statement returns (RETURNING those columns), built
+    # with the same converters, is the ORM's too
+    resign = services.Resign(1)  # the opening roll was rolled: an offer, on his turn
+    done = services.run(services.Command(view.match_id, user, resign, request=True))
+    assert done.view.version > view.version
+    orm = Match.objects.get(pk=view.match_id)
+    assert orm.version == done.view.version
+    assert {f: getattr(done.match, f) for f in fields} == {f: getattr(orm, f) for f in fields}
+    assert done.match._state.db == "default" and not done.match._state.adding
     # the converters are called as the compiler's apply_converters calls them
     assert "converter(value, expression, connection)" in inspect.getsource(
         SQLCompiler.apply_converters

@@ -423,9 +423,10 @@ class Command:
     """One command on a match, as a value: who asks what, and on which version.
 
     `user` None is the system (the clock, imports, admins' tools); `seat` the seat it acts
-    for (a user's own when None). `request`: a player's request (the API, a socket): the
-    Match row is read and the user authorised on it before anything is decided; otherwise a
-    trusted caller, decided on this process's cached view without reading the row. `lag`:
+    for (a user's own when None). `request`: a player's request (the API, a socket): he is
+    authorised as a seated player before anything is decided (on the cached view's seats, or
+    on the Match row; `_at_once`), and a refusal is made from the row; otherwise a trusted
+    caller, whose refusal on a cached view is asked again under the lock. `lag`:
     the network lag (seconds) the client reports, compensated within his quota
     (games.rules.clock.LagTracker) and recorded in the command's first event. `within`: the
     view an import's previous command left, inside the import's one transaction (no
@@ -450,10 +451,9 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a command left: the Match row as written (None for a trusted caller's command
-    written on the cached view) and the view at the new version."""
+    """What a command left: the Match row as written and the view at the new version."""
 
-    match: Match | None
+    match: Match
     view: MatchView
 
 
@@ -470,11 +470,12 @@ class _Decision:
 def run(command: Command) -> Outcome:
     """The command path: load, authorise, decide once, append, return the row and the view.
 
-    First without a lock: decided on the view at the row's version (a request) or on this
-    process's cached view (a trusted caller) and written by one compare-and-set statement
-    (PostgreSQL). When that cannot be done (no cached view, the match ends, the clock ran
-    out, an import) or another writer came first, the command is decided again in a
-    transaction with the Match row locked."""
+    First without a lock: decided on this process's cached view (a request: then on the
+    view at the row's version if that one is missing, behind or refuses) and written by one
+    compare-and-set statement (PostgreSQL) that returns the row. When that cannot be done
+    (no cached view for a trusted caller, the match ends, the clock ran out, an import) or
+    another writer came first, the command is decided again in a transaction with the Match
+    row locked."""
     command = replace(command, now=command.at)
     if command.within is None and compare_and_set_available():
         done = _at_once(command)
@@ -513,33 +514,53 @@ def _at_once(command: Command) -> Outcome | None:
     """The command decided without a transaction and written by `append_if_at`; None when
     it must be decided under the lock instead (nothing was written then).
 
-    A request reads the Match row (to authorise on it) and is decided on the view at its
-    version; a trusted caller's on the process's cached view as it is, and the write finds
-    out if it was behind. A refusal is final only when the view was the row's: refused on a
-    cached view that may be behind, the command is asked again under the lock."""
+    First on this process's cached view as it is: the statement finds out if it was behind,
+    and returns the row it wrote, so a command on a current view is one round trip. A
+    request is authorised on that view's seats (a seat, once taken, is never given up, so a
+    player seated in a view behind the store is seated in it too). A refusal there is not
+    final (the view may be behind, or the user is no player and the row says how to refuse
+    him): a request is then read, authorised and decided again on the view at the row's
+    version (`_on_the_row`), a trusted caller's command under the lock."""
     pk = _pk(command.match_id)
-    match: Match | None = None
-    if command.request:
-        match = fetch_match(pk)
-        if match is None:
-            raise MatchNotFound(command.match_id)
-        _authorize(match, command)
-        view = load_view(match.pk, version=match.version)
-    else:
-        cached = cached_view(pk)
-        if cached is None:
-            return None
-        view = cached
-    try:
-        decision = _decide(command, view)
-    except (RulesError, StoreError):
-        if match is None:
-            return None
-        raise
+    cached = cached_view(pk)
+    if cached is not None and (not command.request or _seated(cached, command.user)):
+        try:
+            decision = _decide(command, cached)
+        except (RulesError, StoreError):
+            decision = None
+        if decision is not None:
+            if decision.late is not None or decision.ending.is_over:
+                return None  # the timeout, the end (ratings, early exits): under the lock
+            written = _append_at_once(command, cached, decision, None)
+            if written is not None:
+                if command.request:
+                    presence.touch(written.match, command.user, command.now)
+                return written
+    return _on_the_row(command, pk) if command.request else None
+
+
+def _on_the_row(command: Command, pk: UUID) -> Outcome | None:
+    """A request read, authorised and decided on the view at the Match row's version; its
+    refusal is final. None when the end or the timeout is to be written under the lock, or
+    another writer came first."""
+    match = fetch_match(pk)
+    if match is None:
+        raise MatchNotFound(command.match_id)
+    _authorize(match, command)
+    view = load_view(match.pk, version=match.version)
+    decision = _decide(command, view)
     if decision.late is not None or decision.ending.is_over:
-        return None  # the timeout, the end (its ratings, early exits) are written under the lock
-    # A command seats nobody: a match that keeps a clock row has had it since it started
-    # (match_join), and the statement upserts it.
+        return None
+    return _append_at_once(command, view, decision, match)
+
+
+def _append_at_once(
+    command: Command, view: MatchView, decision: _Decision, match: Match | None
+) -> Outcome | None:
+    """The compare-and-set append of a decision: the row and the view as written, or None
+    when the row was no longer at the view's version. A command seats nobody: a match that
+    keeps a clock row has had it since it started (match_join), and the statement upserts
+    it."""
     written = append_if_at(
         view,
         decision.events,
@@ -548,7 +569,12 @@ def _at_once(command: Command) -> Outcome | None:
         match=match,
         clock=clock_row,
     )
-    return None if written is None else Outcome(match, written)
+    return None if written is None else Outcome(*written)
+
+
+def _seated(view: MatchView, user: Any) -> bool:
+    """The user sits in the match as the view knows it (the seats its events gave)."""
+    return user is not None and bool(view.seats_of(user.pk))
 
 
 def _decide(command: Command, view: MatchView) -> _Decision:

@@ -32,6 +32,7 @@ from .committed import Committed, after_commit
 from .events import Event
 from .models import Match, MatchClock, MatchEvent
 from .replay import Decided, MatchView, StoredEvent, extended, replay
+from .rows import match_from_row, returned_columns
 
 _CACHE_SIZE = 2048
 # the least recently used view goes first (cachetools; not thread-safe by itself: the lock)
@@ -165,24 +166,26 @@ def append_if_at(
     at: datetime,
     match: Match | None = None,
     clock: Callable[[MatchView], ClockRow | None] = lambda view: None,
-) -> MatchView | None:
+) -> tuple[Match, MatchView] | None:
     """Store events after `view.version` in one statement, if the Match row is still at that
-    version; None (and nothing written) if it is not. Outside a transaction the statement
-    commits by itself; inside one (an Idempotency-Key's record, a test) it holds the row's
-    lock until that commits, and the cache learns of it then.
+    version: the row as written and the new view; None (and nothing written) if it is not.
+    Outside a transaction the statement commits by itself; inside one (an Idempotency-Key's
+    record, a test) it holds the row's lock until that commits, and the cache learns of it
+    then.
 
     The UPDATE of the row (`WHERE version = view.version`) comes first and the INSERT of the
     events takes its rows from it: two writers at the same version queue on the row and the
     second finds the version moved. `match`: the row as read (only its changed columns are
-    written, and it is updated in place); without it every projected column is written.
-    `clock`: the values of the match's MatchClock row at the new view, if it keeps one: it
-    is upserted in the same statement.
+    written, and it is updated in place); without it every projected column is written and
+    the row comes back from the same statement (RETURNING), so a command on a cached view
+    needs no read first. `clock`: the values of the match's MatchClock row at the new view,
+    if it keeps one: it is upserted in the same statement.
     """
     assert view.match_id is not None
     decided = _decided(events)
     stored = _numbered(view, decided, actor_id, at)
     if not stored:
-        return view
+        return None if match is None else (match, view)
     new_view = extended(view, stored, decided)
     values = projection_values(new_view)
     changed = (
@@ -191,20 +194,22 @@ def append_if_at(
         else {name: v for name, v in values.items() if getattr(match, name) != v}
     )
     try:
-        moved = _write_if_at(view.match_id, view.version, stored, changed, clock(new_view))
+        row = _write_if_at(view.match_id, view.version, stored, changed, clock(new_view))
     except IntegrityError as exc:  # events beyond the row's version: never by this code
         forget(view.match_id)
         raise VersionConflict(current_version=None) from exc
-    if not moved:
+    if row is None:
         forget(view.match_id)  # the cached view may be behind: the caller reads it again
         return None
-    if match is not None:
+    if match is None:
+        match = match_from_row(connections[router.db_for_write(MatchEvent)].alias, row)
+    else:
         for name, value in changed.items():
             setattr(match, name, value)
     match_id = view.match_id
     transaction.on_commit(lambda: _remember(match_id, new_view))  # at once in autocommit
     after_commit(Committed(new_view, tuple(stored), actor_id))
-    return new_view
+    return match, new_view
 
 
 def _write_if_at(
@@ -213,8 +218,8 @@ def _write_if_at(
     stored: list[StoredEvent],
     changed: dict[str, object],
     clock: ClockRow | None,
-) -> bool:
-    """The compare-and-set statement; whether the row was at `version` (and so was written)."""
+) -> tuple[Any, ...] | None:
+    """The compare-and-set statement: the row as written if it was at `version`, else None."""
     connection = connections[router.db_for_write(MatchEvent)]
     names = tuple(changed)
     sql = _compare_and_set_sql(connection.alias, names, len(stored), clock is not None)
@@ -231,21 +236,23 @@ def _write_if_at(
         params += [field.get_db_prep_save(v, connection) for field, v in pairs]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return bool(cursor.rowcount)
+        return cursor.fetchone()
 
 
 @cache
 def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: bool) -> str:
-    """UPDATE the row if at the version, upsert its clock row, INSERT the events: one
-    statement whose INSERT (and upsert) take their rows from the UPDATE's."""
+    """UPDATE the row if at the version, upsert its clock row, INSERT the events, return the
+    row: one statement whose INSERT (and upsert) take their rows from the UPDATE's (each
+    data-modifying WITH runs to completion, whether or not the final SELECT reads it)."""
     connection = connections[alias]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(Match._meta.get_field(n).column)} = %s" for n in sets)
     pk = quote(Match._meta.pk.column)
     version = quote(Match._meta.get_field("version").column)
+    returned = returned_columns(alias)
     sql = (
         f"WITH moved AS (UPDATE {_MATCH_TABLE} SET {assignments}"
-        f" WHERE {pk} = %s AND {version} = %s RETURNING {pk} AS id)"
+        f" WHERE {pk} = %s AND {version} = %s RETURNING {returned})"
     )
     if clock:
         table = quote(MatchClock._meta.db_table)
@@ -256,7 +263,7 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in cols)
         sql += (
             f", clock AS (INSERT INTO {table} ({key}, {', '.join(cols)})"
-            f" SELECT id, {values} FROM moved ON CONFLICT ({key}) DO UPDATE SET {updates})"
+            f" SELECT {pk}, {values} FROM moved ON CONFLICT ({key}) DO UPDATE SET {updates})"
         )
     columns = _event_columns()
     quoted = ", ".join(quote(f.column) for f in columns)
@@ -265,8 +272,8 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
     rows = ", ".join([row] * count)
     table = quote(MatchEvent._meta.db_table)
     return (
-        f"{sql} INSERT INTO {table} ({quoted}) SELECT moved.id, e.* FROM moved,"
-        f" (VALUES {rows}) AS e"
+        f"{sql}, appended AS (INSERT INTO {table} ({quoted}) SELECT moved.{pk}, e.* FROM moved,"
+        f" (VALUES {rows}) AS e) SELECT {returned} FROM moved"
     )
 
 
