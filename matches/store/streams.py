@@ -175,11 +175,12 @@ def append_if_at(
 
     The UPDATE of the row (`WHERE version = view.version`) comes first and the INSERT of the
     events takes its rows from it: two writers at the same version queue on the row and the
-    second finds the version moved. `match`: the row as read (only its changed columns are
-    written, and it is updated in place); without it every projected column is written and
-    the row comes back from the same statement (RETURNING), so a command on a cached view
-    needs no read first. `clock`: the values of the match's MatchClock row at the new view,
-    if it keeps one: it is upserted in the same statement.
+    second finds the version moved. Only the projected columns that change are written:
+    against `match`, the row as read (updated in place), or without it against the view's
+    own projection, which the row holds at the view's version since every append writes
+    it; the row then comes back from the same statement (RETURNING), so a command on a
+    cached view needs no read first. `clock`: the values of the match's MatchClock row at
+    the new view, if it keeps one: it is upserted in the same statement.
     """
     assert view.match_id is not None
     decided = _decided(events)
@@ -188,11 +189,11 @@ def append_if_at(
         return None if match is None else (match, view)
     new_view = extended(view, stored, decided)
     values = projection_values(new_view)
-    changed = (
-        values
-        if match is None
-        else {name: v for name, v in values.items() if getattr(match, name) != v}
-    )
+    if match is None:  # the row at view's version holds view's projection (every writer's)
+        before = projection_values(view)
+        changed = {name: v for name, v in values.items() if before.get(name, _NONE) != v}
+    else:
+        changed = {name: v for name, v in values.items() if getattr(match, name) != v}
     try:
         row = _write_if_at(view.match_id, view.version, stored, changed, clock(new_view))
     except IntegrityError as exc:  # events beyond the row's version: never by this code
@@ -278,6 +279,7 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
 
 
 _CLOCK_COLUMNS = ("active", "version", "deadline")
+_NONE = object()  # a column the view before did not project (no state yet): written
 _CLOCK_DEADLINE = MatchClock._meta.get_field("deadline")
 
 

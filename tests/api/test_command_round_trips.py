@@ -1,0 +1,146 @@
+"""A command's round trips to PostgreSQL (issue 26): on a current cached view, a player's
+command is one statement, the compare-and-set that appends its events and returns the Match
+row the response is made of; the row is read first only when the view is missing, behind or
+refuses, and then whoever is not a player is refused from the row as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+import pytest
+from django.db import connection
+
+from matches.store import streams
+from matches.store.replay import MatchView, replay
+from matches.store.streams import stored_events
+from tests.api.conftest import Player, create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """The SQL statements run on this thread's connection meanwhile."""
+    seen: list[str] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield seen
+
+
+def _on_the_match(seen: list[str]) -> list[str]:
+    """The statements on the match's own tables: its row and its events."""
+    return [s for s in seen if '"matches_match"' in s or '"matches_matchevent"' in s]
+
+
+def _rolled(player: Player) -> dict[str, Any]:
+    """A hot-seat match whose player to move has rolled dice with plays to choose from."""
+    state = create(player, mode="hotseat", length=3)
+    for _ in range(50):
+        if state["phase"] == "play" and state["legal_plays"]:
+            return state
+        response = player.post(f"/matches/{state['id']}/roll")
+        assert response.status_code == 200, response.content
+        state = response.json()
+    raise AssertionError("no playable roll in 50 rolls")  # pragma: no cover
+
+
+def _play(player: Player, state: dict[str, Any]) -> Any:
+    notation = state["legal_plays"][0]["notation"]
+    return player.post(
+        f"/matches/{state['id']}/play", {"play": notation, "expected_version": state["version"]}
+    )
+
+
+def test_a_command_on_a_current_cached_view_is_one_statement(make_player) -> None:
+    ana = make_player("ana")
+    state = _rolled(ana)
+    assert ana.get(f"/matches/{state['id']}").status_code == 200  # the token is cached too
+    with statements() as seen:
+        response = _play(ana, state)
+    assert response.status_code == 200, response.content
+    on_matches = _on_the_match(seen)  # besides the token's account and the players' ratings
+    assert len(on_matches) == 1, on_matches
+    assert on_matches[0].startswith("WITH moved AS (UPDATE") and "RETURNING" in on_matches[0]
+    body = response.json()
+    assert body["version"] > state["version"]
+    assert body == ana.state(state["id"])  # the response is the state as read afterwards
+
+
+def test_a_command_on_a_view_behind_the_store_reads_the_row_and_is_written_once(
+    make_player,
+) -> None:
+    ana = make_player("ana")
+    state = _rolled(ana)
+    match_id = state["id"]
+    # this process's view of the match is left one event behind, as if another process wrote
+    behind = replay(stored_events(UUID(match_id))[:-1], MatchView(UUID(match_id)))
+    assert behind.version == state["version"] - 1
+    with streams._cache_lock:
+        streams._cache[behind.match_id] = behind
+    with statements() as seen:
+        response = _play(ana, state)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["version"] > state["version"]
+    assert body == ana.state(match_id)
+    versions = [e["seq"] for e in ana.get(f"/matches/{match_id}/events").json()["events"]]
+    assert versions == list(range(1, body["version"] + 1))  # no gap, nothing twice
+    # on the behind view the dice are not rolled yet: refused there, read, decided, written
+    on_matches = _on_the_match(seen)
+    assert on_matches[0].startswith('SELECT "matches_match"'), on_matches
+    assert [s for s in on_matches if s.startswith("WITH moved AS (UPDATE")] == on_matches[-1:]
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_who_is_not_a_player_is_refused_from_the_row_though_the_view_is_cached(
+    make_player, public: bool
+) -> None:
+    ana, bob = make_player("ana"), make_player("bob")
+    state = create(ana, mode="hotseat", length=3, public=public)
+    assert streams.cached_view(UUID(state["id"])) is not None
+    response = bob.post(f"/matches/{state['id']}/resign", {"value": 1})
+    if public:
+        assert response.status_code == 403, response.content
+        assert response.json()["code"] == "not_a_player"
+    else:
+        assert response.status_code == 404, response.content
+    assert ana.state(state["id"])["version"] == state["version"]  # nothing was written
+
+
+def test_a_command_legal_on_a_view_behind_is_decided_again_on_the_row(make_player) -> None:
+    """Offering to resign is legal on one's turn after the roll: decided on a view left at an
+    earlier such turn, its statement finds the row moved and writes nothing; the row is read,
+    the command decided again on its view and written once."""
+    ana = make_player("ana")
+    earlier = _rolled(ana)
+    match_id = UUID(earlier["id"])
+    state = earlier
+    for _ in range(50):  # the next turn at which the dice are rolled with a play to make
+        state = _play(ana, state).json() if state["phase"] == "play" else state
+        response = ana.post(f"/matches/{match_id}/roll")
+        assert response.status_code == 200, response.content
+        state = response.json()
+        if state["phase"] == "play" and state["legal_plays"]:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no playable roll in 50 turns")
+    behind = replay(stored_events(match_id)[: earlier["version"]], MatchView(match_id))
+    with streams._cache_lock:
+        streams._cache[match_id] = behind
+    with statements() as seen:
+        response = ana.post(f"/matches/{match_id}/resign", {"value": 1})
+    assert response.status_code == 200, response.content
+    assert response.json()["version"] == state["version"] + 1
+    writes = [s.startswith("WITH moved AS (UPDATE") for s in _on_the_match(seen)]
+    assert writes[0] and writes[-1] and sum(writes) == 2, seen  # the miss, then the write
+    events = ana.get(f"/matches/{match_id}/events").json()["events"]
+    assert [e["seq"] for e in events] == list(range(1, state["version"] + 2))
+    offers = [e for e in events if e["type"] == "resign_offered"]
+    assert len(offers) == 1 and offers[0]["seq"] == state["version"] + 1
