@@ -47,6 +47,7 @@ from matches.store.plays import plays_on_turn
 from matches.store.replay import Decided, MatchView
 from matches.store.rows import fetch_match
 from matches.store.streams import (
+    Moved,
     append,
     append_if_at,
     cached_view,
@@ -515,14 +516,15 @@ def _at_once(command: Command) -> Outcome | None:
     it must be decided under the lock instead (nothing was written then).
 
     First on this process's cached view as it is: the statement finds out if it was behind,
-    and returns the row it wrote, so a command on a current view is one round trip. A
-    request is authorised on that view's seats (a seat, once taken, is never given up, so a
-    player seated in a view behind the store is seated in it too). A refusal there is not
-    final (the view may be behind, or the user is no player and the row says how to refuse
-    him): a request is then read, authorised and decided again on the view at the row's
-    version (`_on_the_row`), a trusted caller's command under the lock."""
+    and returns the row, so a command on a current view is one round trip. A request is
+    authorised on that view's seats (a seat, once taken, is never given up, so a player
+    seated in a view behind the store is seated in it too). A refusal there is not final
+    (the view may be behind, or the user is no player and the row says how to refuse him):
+    a request is then authorised and decided again on the row (`_on_the_row`: the one the
+    statement found, or read), a trusted caller's command under the lock."""
     pk = _pk(command.match_id)
     cached = cached_view(pk)
+    found: Match | None = None
     if cached is not None and (not command.request or _seated(cached, command.user)):
         try:
             decision = _decide(command, cached)
@@ -531,19 +533,20 @@ def _at_once(command: Command) -> Outcome | None:
         if decision is not None:
             if decision.late is not None or decision.ending.is_over:
                 return None  # the timeout, the end (ratings, early exits): under the lock
-            written = _append_at_once(command, cached, decision, None)
-            if written is not None:
+            written = _append_at_once(command, cached, decision)
+            if isinstance(written, Outcome):
                 if command.request:
                     presence.touch(written.match, command.user, command.now)
                 return written
-    return _on_the_row(command, pk) if command.request else None
+            found = written.match
+    return _on_the_row(command, pk, found) if command.request else None
 
 
-def _on_the_row(command: Command, pk: UUID) -> Outcome | None:
-    """A request read, authorised and decided on the view at the Match row's version; its
-    refusal is final. None when the end or the timeout is to be written under the lock, or
-    another writer came first."""
-    match = fetch_match(pk)
+def _on_the_row(command: Command, pk: UUID, found: Match | None) -> Outcome | None:
+    """A request authorised and decided on the Match row (`found`, or read now) and the view
+    at its version; its refusal is final. None when the end or the timeout is to be written
+    under the lock, or another writer came first."""
+    match = found or fetch_match(pk)
     if match is None:
         raise MatchNotFound(command.match_id)
     _authorize(match, command)
@@ -551,25 +554,19 @@ def _on_the_row(command: Command, pk: UUID) -> Outcome | None:
     decision = _decide(command, view)
     if decision.late is not None or decision.ending.is_over:
         return None
-    return _append_at_once(command, view, decision, match)
+    written = _append_at_once(command, view, decision)
+    return written if isinstance(written, Outcome) else None
 
 
-def _append_at_once(
-    command: Command, view: MatchView, decision: _Decision, match: Match | None
-) -> Outcome | None:
-    """The compare-and-set append of a decision: the row and the view as written, or None
-    when the row was no longer at the view's version. A command seats nobody: a match that
-    keeps a clock row has had it since it started (match_join), and the statement upserts
-    it."""
+def _append_at_once(command: Command, view: MatchView, decision: _Decision) -> Outcome | Moved:
+    """The compare-and-set append of a decision: the row and the view as written, or the
+    row as found when it was no longer at the view's version. A command seats nobody: a
+    match that keeps a clock row has had it since it started (match_join), and the statement
+    upserts it."""
     written = append_if_at(
-        view,
-        decision.events,
-        actor_id=_id(command.user),
-        at=command.at,
-        match=match,
-        clock=clock_row,
+        view, decision.events, actor_id=_id(command.user), at=command.at, clock=clock_row
     )
-    return None if written is None else Outcome(*written)
+    return written if isinstance(written, Moved) else Outcome(*written)
 
 
 def _seated(view: MatchView, user: Any) -> bool:

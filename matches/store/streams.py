@@ -158,55 +158,57 @@ def compare_and_set_available() -> bool:
     return connections[router.db_for_write(MatchEvent)].vendor == "postgresql"
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What `append_if_at` found instead of the view's version: the Match row as the
+    statement saw it (None: there is no such match). Nothing was written."""
+
+    match: Match | None
+
+
 def append_if_at(
     view: MatchView,
     events: Iterable[Event | Decided],
     *,
     actor_id: int | None,
     at: datetime,
-    match: Match | None = None,
     clock: Callable[[MatchView], ClockRow | None] = lambda view: None,
-) -> tuple[Match, MatchView] | None:
+) -> tuple[Match, MatchView] | Moved:
     """Store events after `view.version` in one statement, if the Match row is still at that
-    version: the row as written and the new view; None (and nothing written) if it is not.
-    Outside a transaction the statement commits by itself; inside one (an Idempotency-Key's
-    record, a test) it holds the row's lock until that commits, and the cache learns of it
-    then.
+    version: the row as written and the new view; `Moved` with the row as it is (and
+    nothing written) if it is not. Outside a transaction the statement commits by itself;
+    inside one (an Idempotency-Key's record, a test) it holds the row's lock until that
+    commits, and the cache learns of it then.
 
     The UPDATE of the row (`WHERE version = view.version`) comes first and the INSERT of the
     events takes its rows from it: two writers at the same version queue on the row and the
-    second finds the version moved. Only the projected columns that change are written:
-    against `match`, the row as read (updated in place), or without it against the view's
-    own projection, which the row holds at the view's version since every append writes
-    it; the row then comes back from the same statement (RETURNING), so a command on a
-    cached view needs no read first. `clock`: the values of the match's MatchClock row at
-    the new view, if it keeps one: it is upserted in the same statement.
+    second finds the version moved. Only the projected columns that change are written,
+    against the view's own projection, which the row holds at the view's version since every
+    append writes it. The row comes back from the same statement, written or not
+    (RETURNING, or the row itself when the version moved), so a command needs no read
+    first, nor after a miss. `clock`: the values of the match's MatchClock row at the new
+    view, if it keeps one: it is upserted in the same statement.
     """
     assert view.match_id is not None
     decided = _decided(events)
     stored = _numbered(view, decided, actor_id, at)
     if not stored:
-        return None if match is None else (match, view)
+        raise ValueError("append_if_at: no events to append")
     new_view = extended(view, stored, decided)
+    before = projection_values(view)  # the row's at view.version (every writer's)
     values = projection_values(new_view)
-    if match is None:  # the row at view's version holds view's projection (every writer's)
-        before = projection_values(view)
-        changed = {name: v for name, v in values.items() if before.get(name, _NONE) != v}
-    else:
-        changed = {name: v for name, v in values.items() if getattr(match, name) != v}
+    changed = {name: v for name, v in values.items() if before.get(name, _NONE) != v}
     try:
-        row = _write_if_at(view.match_id, view.version, stored, changed, clock(new_view))
+        written, row = _write_if_at(view.match_id, view.version, stored, changed, clock(new_view))
     except IntegrityError as exc:  # events beyond the row's version: never by this code
         forget(view.match_id)
         raise VersionConflict(current_version=None) from exc
-    if row is None:
+    alias = connections[router.db_for_write(MatchEvent)].alias
+    match = None if row is None else match_from_row(alias, row)
+    if not written:
         forget(view.match_id)  # the cached view may be behind: the caller reads it again
-        return None
-    if match is None:
-        match = match_from_row(connections[router.db_for_write(MatchEvent)].alias, row)
-    else:
-        for name, value in changed.items():
-            setattr(match, name, value)
+        return Moved(match)
+    assert match is not None
     match_id = view.match_id
     transaction.on_commit(lambda: _remember(match_id, new_view))  # at once in autocommit
     after_commit(Committed(new_view, tuple(stored), actor_id))
@@ -219,8 +221,9 @@ def _write_if_at(
     stored: list[StoredEvent],
     changed: dict[str, object],
     clock: ClockRow | None,
-) -> tuple[Any, ...] | None:
-    """The compare-and-set statement: the row as written if it was at `version`, else None."""
+) -> tuple[bool, tuple[Any, ...] | None]:
+    """The compare-and-set statement: whether the row was at `version` (and so was
+    written), and the row as written or as found (None: no such match)."""
     connection = connections[router.db_for_write(MatchEvent)]
     names = tuple(changed)
     sql = _compare_and_set_sql(connection.alias, names, len(stored), clock is not None)
@@ -235,16 +238,22 @@ def _write_if_at(
         values = (e.seq, e.type, e.payload, e.actor_id, e.at)
         pairs = zip(columns[1:], values, strict=True)
         params += [field.get_db_prep_save(v, connection) for field, v in pairs]
+    params.append(params[len(names)])  # the pk again: the row as found when not written
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchone()
+        found = cursor.fetchone()
+    return (False, None) if found is None else (bool(found[0]), found[1:])
 
 
 @cache
 def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: bool) -> str:
     """UPDATE the row if at the version, upsert its clock row, INSERT the events, return the
-    row: one statement whose INSERT (and upsert) take their rows from the UPDATE's (each
-    data-modifying WITH runs to completion, whether or not the final SELECT reads it)."""
+    row (whether it was written first): one statement whose INSERT (and upsert) take their
+    rows from the UPDATE's (each data-modifying WITH runs to completion, whether or not the
+    final SELECT reads it). Not written, the row comes as the statement's snapshot saw it:
+    the one another writer committed before, or, when the UPDATE waited for a writer that
+    committed after the snapshot, the row before that one (a later compare-and-set finds
+    that out too)."""
     connection = connections[alias]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(Match._meta.get_field(n).column)} = %s" for n in sets)
@@ -274,7 +283,9 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
     table = quote(MatchEvent._meta.db_table)
     return (
         f"{sql}, appended AS (INSERT INTO {table} ({quoted}) SELECT moved.{pk}, e.* FROM moved,"
-        f" (VALUES {rows}) AS e) SELECT {returned} FROM moved"
+        f" (VALUES {rows}) AS e) SELECT true, {returned} FROM moved"
+        f" UNION ALL SELECT false, {returned} FROM {_MATCH_TABLE}"
+        f" WHERE {pk} = %s AND NOT EXISTS (SELECT FROM moved)"
     )
 
 

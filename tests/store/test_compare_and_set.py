@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
 from games.rules import IllegalAction
 from matches import store
 from matches.services.deadlines import deadline_of
 from matches.store import streams
+from matches.store.events import TimedOut
 from matches.store.models import Match, MatchClock
 from matches.store.replay import MatchView, replay
 
@@ -152,3 +154,22 @@ def test_inside_a_transaction_the_write_waits_for_its_commit(new_table: NewTable
         assert version_seen_elsewhere(table) == played.version
     assert streams.cached_view(table.match_id) == rolled
     assert version_seen_elsewhere(table) == rolled.version
+
+
+def test_a_statement_that_finds_the_row_moved_returns_it_and_writes_nothing(
+    new_table: NewTable,
+) -> None:
+    """The row as found is the stored one, field by field, and the stream is unchanged."""
+    table = new_table(first=0, length=3)
+    before = table.view().version
+    played = table.play(0, "8/5 6/5")
+    behind = left_behind(table, before)
+    moved = streams.append_if_at(behind, [TimedOut(1)], actor_id=None, at=timezone.now())
+    assert isinstance(moved, streams.Moved) and moved.match is not None
+    stored = Match.objects.get(pk=table.match_id)
+    fields = [f.attname for f in Match._meta.concrete_fields]
+    assert {f: getattr(moved.match, f) for f in fields} == {f: getattr(stored, f) for f in fields}
+    assert stored.version == played.version
+    assert table.types(before) == ["moved"]
+    assert streams.cached_view(table.match_id) is None  # forgotten: it was behind
+    check_stream(table.match_id)
