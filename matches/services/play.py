@@ -546,7 +546,7 @@ def _on_the_row(command: Command, pk: UUID, found: Match | None) -> Outcome | No
     """A request authorised and decided on the Match row (`found`, or read now) and the view
     at its version; its refusal is final. None when the end or the timeout is to be written
     under the lock, or another writer came first."""
-    match = found or fetch_match(pk)
+    match = found if found is not None else fetch_match(pk)
     if match is None:
         raise MatchNotFound(command.match_id)
     _authorize(match, command)

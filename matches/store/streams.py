@@ -203,7 +203,7 @@ def append_if_at(
     except IntegrityError as exc:  # events beyond the row's version: never by this code
         forget(view.match_id)
         raise VersionConflict(current_version=None) from exc
-    alias = connections[router.db_for_write(MatchEvent)].alias
+    alias = router.db_for_write(MatchEvent)
     match = None if row is None else match_from_row(alias, row)
     if not written:
         forget(view.match_id)  # the cached view may be behind: the caller reads it again

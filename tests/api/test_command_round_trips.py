@@ -6,33 +6,18 @@ missing or refuses, and then whoever is not a player is refused from the row as 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
 import pytest
-from django.db import connection
 
 from matches.store import streams
 from matches.store.replay import MatchView, replay
 from matches.store.streams import stored_events
 from tests.api.conftest import Player, create
+from tests.store.helpers import statements
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """The SQL statements run on this thread's connection meanwhile."""
-    seen: list[str] = []
-
-    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        seen.append(sql)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        yield seen
 
 
 def _on_the_match(seen: list[str]) -> list[str]:

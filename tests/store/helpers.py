@@ -13,10 +13,13 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 from uuid import UUID
+
+from django.db import connection
 
 from games.rules import match as rules
 from games.rules.dice import Dice
@@ -452,3 +455,16 @@ def check_views_are_cold_replays(table: Table) -> None:
     events = table.events()
     for view in table.views:
         assert view == replay(events[: view.version], MatchView(table.match_id)), view.version
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """The SQL statements run on this thread's connection meanwhile."""
+    seen: list[str] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield seen

@@ -9,9 +9,6 @@ for another process's write (every process has its own cache).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -25,22 +22,9 @@ from matches.store.events import TimedOut
 from matches.store.models import Match, MatchClock
 from matches.store.replay import MatchView, replay
 
-from .helpers import SITE_CLOCK, NewTable, Table, check_stream
+from .helpers import SITE_CLOCK, NewTable, Table, check_stream, statements
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("contract")]
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """The SQL statements run on this thread's connection meanwhile."""
-    seen: list[str] = []
-
-    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        seen.append(sql)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        yield seen
 
 
 def version_seen_elsewhere(table: Table) -> int:
