@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
 from .servers import Site
@@ -105,3 +107,32 @@ def open_page(site: Site, browser: Any, transactional_db: Any) -> Iterator[Calla
     yield open_
     for context in contexts:
         context.close()
+    empty_tables()
+
+
+def empty_tables(tries: int = 5) -> None:
+    """Empty the tables before pytest-django's own flush does, trying again when it fails.
+
+    The site is still at work when a test ends: the pages' sockets closing, a Celery task.
+    TRUNCATE takes the tables' locks one by one, so a write of the site's that takes them in
+    another order is a deadlock, which PostgreSQL ends by failing one of the two, often the
+    TRUNCATE; left full, the tables fail the next test (a name already taken). pytest-django's
+    flush then finds them empty (and emits post_migrate). The last failure says what the
+    other sessions were doing."""
+    for attempt in range(tries):
+        try:
+            call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=True)
+            return
+        except CommandError as exc:
+            if attempt == tries - 1:
+                raise CommandError(f"{exc}\nthe other sessions: {other_sessions()}") from exc
+            time.sleep(0.5)
+
+
+def other_sessions() -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, state, wait_event_type, left(query, 200) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return list(cursor.fetchall())
