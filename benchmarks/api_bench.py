@@ -2,11 +2,13 @@
 
     python benchmarks/api_bench.py [--games 64] [--seconds 30] [--state-seconds 15]
                                    [--workers 2] [--no-redis] [--public cache,rows,...]
+                                   [--registered]
 
 Starts the web server as deployed (gunicorn with uvicorn workers, deploy/gunicorn.conf.py,
 `--workers` processes) on 127.0.0.1 with PostgreSQL and, unless `--no-redis`, a redis-server of
 its own on a free port for the cache (tokens, throttles) and the channel layer (pushes), and
-signs up one guest per client (`--games` clients), each with its own keep-alive connection,
+signs up one guest per client (`--games` clients; `--registered`: a registered player, who is
+rated, as a match against the computer has one), each with its own keep-alive connection,
 making one request at a time. Every client first sets up 12 hot-seat matches stopped at random
 points of a game (a roll to make, or a roll to play with its legal plays). After a short
 warm-up it measures four kinds of work:
@@ -462,6 +464,12 @@ def main() -> int:
     parser.add_argument("--wsgi", action="store_true", help="serve WSGI (gthread) instead")
     parser.add_argument("--length", type=int, default=3, help="points per match")
     parser.add_argument(
+        "--registered",
+        action="store_true",
+        help="registered players instead of guests: rated, so every state shows their rating"
+        " (as in every match against the computer)",
+    )
+    parser.add_argument(
         "--public",
         default="",
         help="overrides to leave out for the library's public path: comma-separated, of"
@@ -481,8 +489,15 @@ def main() -> int:
     try:
         tokens = []
         signer = Client(port)
-        for _ in range(args.games):
-            status, body, _ = signer.call("POST", "/api/v1/auth/guest", {"display_name": "bench"})
+        for i in range(args.games):
+            if args.registered:
+                name = f"bench{os.getpid()}x{i}x{random.randrange(10**6)}"
+                account = {"username": name, "password": "correct horse battery staple"}
+                status, body, _ = signer.call("POST", "/api/v1/auth/signup", account)
+            else:
+                status, body, _ = signer.call(
+                    "POST", "/api/v1/auth/guest", {"display_name": "bench"}
+                )
             assert status == 201, body
             tokens.append(body["token"])
         threads = [

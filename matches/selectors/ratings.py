@@ -3,7 +3,7 @@ written by matches/services/ratings.py; one query per state or per page of summa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from matches.store.models import Match, PlayerRating
 
@@ -11,16 +11,26 @@ START_RATING = 1500.0
 RATED_KINDS = ("registered", "bot")
 
 
-def ratings_of(users: Iterable[tuple[int, str]], game: str) -> dict[int, float | None]:
+def ratings_of(
+    users: Iterable[tuple[int, str]],
+    game: str,
+    stored: Mapping[int, float | None] | None = None,
+) -> dict[int, float | None]:
     """user id -> rating in `game` (the start rating when he has none yet), None for players
-    who are not rated; `users` as (user id, kind)."""
+    who are not rated; `users` as (user id, kind). `stored`: the ratings read with the Match
+    row (matches/store/rows.py `stored_ratings`): no query when every rated player is in it."""
     pairs = list(users)
     rated = [uid for uid, kind in pairs if kind in RATED_KINDS]
     if not rated:
         return {uid: None for uid, _ in pairs}
-    found = dict(
-        PlayerRating.objects.filter(user_id__in=rated, game=game).values_list("user_id", "rating")
-    )
+    if stored is not None and all(uid in stored for uid in rated):
+        found = {uid: rating for uid, rating in stored.items() if rating is not None}
+    else:
+        found = dict(
+            PlayerRating.objects.filter(user_id__in=rated, game=game).values_list(
+                "user_id", "rating"
+            )
+        )
     return {uid: (found.get(uid, START_RATING) if uid in rated else None) for uid, _ in pairs}
 
 

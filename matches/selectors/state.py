@@ -38,6 +38,7 @@ from matches.store.analysis_models import hints_allowed
 from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.plays import first_turn_of, plays_of
 from matches.store.replay import MatchView
+from matches.store.rows import stored_ratings
 from matches.store.streams import ended_by_word, status_of
 
 from . import shapes
@@ -349,13 +350,14 @@ def player_kind(user: Any) -> str:
     return PlayerProfile.kind_by_name(user.get_username() if user is not None else "")
 
 
-def _seat_players(view: MatchView) -> list[shapes.Player | None]:
+def _seat_players(view: MatchView, match: Match) -> list[shapes.Player | None]:
     """The players of a match from its events (names at the time they sat down), with their
-    ratings now in the match's game."""
+    ratings now in the match's game (read with the row when it was read with them)."""
     users = [(s.user_id, s.name) for s in view.seats if s is not None and s.user_id is not None]
     infos = player_infos(users)
     game = view.created.game if view.created is not None else "tavla"
-    ratings = ratings_of(((uid, infos[uid][0]) for uid, _ in users), game)
+    kinds = ((uid, infos[uid][0]) for uid, _ in users)
+    ratings = ratings_of(kinds, game, stored_ratings(match))
     out: list[shapes.Player | None] = []
     for seat, occupant in enumerate(view.seats):
         if occupant is None:
@@ -530,7 +532,7 @@ def match_state(
     lobby = lobby_info(match)
     rematch = rematch_of_match(match) if state.is_over else None
     gnubg = gnubg_json(state)
-    players = _seat_players(view)
+    players = _seat_players(view, match)
     return shapes.MatchState(
         id=match.pk,
         version=view.version,

@@ -7,6 +7,12 @@ and their converters are taken from the ORM's own compiler once, and each call o
 it and builds the model instance with `Match.from_db`, exactly as the QuerySet would have.
 The compare-and-set statement of a command (streams.py `append_if_at`) returns the written row
 in the same columns (`returned_columns`), built here too (`match_from_row`).
+
+Both also read the players' stored ratings in the match's game (`ratings_columns`: two scalar
+subqueries), which every state shows: a match with a registered or computer player (every
+match against the computer) would otherwise pay a query of its own for them on every state
+read and every command. The row read FOR UPDATE (a match's end, which writes new ratings in
+its transaction) reads none: its state reads them after they are written.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from uuid import UUID
 from django.conf import settings
 from django.db import connections, router, transaction
 
-from .models import Match
+from .models import Match, PlayerRating
 
 
 @cache
@@ -52,13 +58,51 @@ def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
         qs = Match.objects.select_for_update() if for_update else Match.objects
         return qs.filter(pk=pk).first()
     alias = router.db_for_write(Match) if for_update else router.db_for_read(Match)
-    sql = _compiled(alias, for_update)[0]
+    sql = _compiled(alias, True)[0] if for_update else _read_sql(alias)
     connection = connections[alias]
     param = Match._meta.pk.get_db_prep_value(pk, connection)  # SQLite stores it as hex text
     with connection.cursor() as cursor:
         cursor.execute(sql, [param])
         row = cursor.fetchone()
     return None if row is None else match_from_row(alias, row)
+
+
+@cache
+def _read_sql(alias: str) -> str:
+    """The ORM's statement of the row by its primary key, the players' ratings
+    (`ratings_columns`) after its columns (its select list holds no FROM of its own)."""
+    columns, found, rest = _compiled(alias, False)[0].partition(" FROM ")
+    if not found:  # pragma: no cover - every SELECT has one
+        raise RuntimeError("the Match row query has no FROM")
+    table = connections[alias].ops.quote_name(Match._meta.db_table)
+    return f"{columns}, {ratings_columns(alias, table)} FROM {rest}"
+
+
+@cache
+def ratings_columns(alias: str, outer: str) -> str:
+    """Two scalar subqueries after a Match row's columns, `outer` the row's table or alias:
+    the stored rating of `player0` and of `player1` in the match's game (NULL while he has
+    none, or no one sits there). `match_from_row` keeps them (`stored_ratings`)."""
+    quote = connections[alias].ops.quote_name
+    table = quote(PlayerRating._meta.db_table)
+    user = quote(PlayerRating._meta.get_field("user").column)
+    game = quote(PlayerRating._meta.get_field("game").column)
+    rating = quote(PlayerRating._meta.get_field("rating").column)
+    match_game = f"{outer}.{quote(Match._meta.get_field('game').column)}"
+    return ", ".join(
+        f"(SELECT r.{rating} FROM {table} r WHERE r.{user} = "
+        f"{outer}.{quote(Match._meta.get_field(seat).column)} AND r.{game} = {match_game})"
+        for seat in ("player0", "player1")
+    )
+
+
+def stored_ratings(match: Match) -> dict[int, float | None] | None:
+    """The seated players' stored ratings read with this row (user id -> rating, None when
+    he has none yet), or None when the row was read without them."""
+    return getattr(match, _RATINGS, None)
+
+
+_RATINGS = "_tavla_stored_ratings"
 
 
 def returned_columns(alias: str) -> str:
@@ -68,16 +112,21 @@ def returned_columns(alias: str) -> str:
 
 
 def match_from_row(alias: str, row: tuple[Any, ...]) -> Match:
-    """The model instance of a row of `returned_columns`, as the ORM builds it. With the
-    ORM's own path (benchmarks' `rows`) the row is read again through a QuerySet instead."""
+    """The model instance of a row of `returned_columns`, as the ORM builds it, and the
+    players' ratings when `ratings_columns` follow. With the ORM's own path (benchmarks'
+    `rows`) the row is read again through a QuerySet instead (and the ratings by the state)."""
     _, names, _, converters = _compiled(alias, False)
     if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the ORM's own path
         return Match.objects.using(alias).get(pk=row[names.index("id")])
     connection = connections[alias]
-    values = list(row)
+    values = list(row[: len(names)])
     for pos, convs, expression in converters:
         value = values[pos]
         for converter in convs:
             value = converter(value, expression, connection)
         values[pos] = value
-    return Match.from_db(alias, names, values)
+    match = Match.from_db(alias, names, values)
+    if len(row) == len(names) + 2:
+        seated = zip((match.player0_id, match.player1_id), row[len(names) :], strict=True)
+        setattr(match, _RATINGS, {uid: rating for uid, rating in seated if uid is not None})
+    return match

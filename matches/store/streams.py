@@ -32,7 +32,7 @@ from .committed import Committed, after_commit
 from .events import Event
 from .models import Match, MatchClock, MatchEvent
 from .replay import Decided, MatchView, StoredEvent, extended, replay
-from .rows import match_from_row, returned_columns
+from .rows import match_from_row, ratings_columns, returned_columns
 
 _CACHE_SIZE = 2048
 # the least recently used view goes first (cachetools; not thread-safe by itself: the lock)
@@ -248,9 +248,10 @@ def _write_if_at(
 @cache
 def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: bool) -> str:
     """UPDATE the row if at the version, upsert its clock row, INSERT the events, return the
-    row (whether it was written first): one statement whose INSERT (and upsert) take their
-    rows from the UPDATE's (each data-modifying WITH runs to completion, whether or not the
-    final SELECT reads it). Not written, the row comes as the statement's snapshot saw it:
+    row (whether it was written first) with the players' stored ratings
+    (`rows.ratings_columns`, which the answer shows): one statement whose INSERT (and upsert)
+    take their rows from the UPDATE's (each data-modifying WITH runs to completion, whether or
+    not the final SELECT reads it). Not written, the row comes as the statement's snapshot saw it:
     the one another writer committed before, or, when the UPDATE waited for a writer that
     committed after the snapshot, the row before that one (a later compare-and-set finds
     that out too)."""
@@ -283,8 +284,9 @@ def _compare_and_set_sql(alias: str, sets: tuple[str, ...], count: int, clock: b
     table = quote(MatchEvent._meta.db_table)
     return (
         f"{sql}, appended AS (INSERT INTO {table} ({quoted}) SELECT moved.{pk}, e.* FROM moved,"
-        f" (VALUES {rows}) AS e) SELECT true, {returned} FROM moved"
-        f" UNION ALL SELECT false, {returned} FROM {_MATCH_TABLE}"
+        f" (VALUES {rows}) AS e) SELECT true, {returned}, {ratings_columns(alias, 'moved')}"
+        f" FROM moved UNION ALL SELECT false, {returned},"
+        f" {ratings_columns(alias, _MATCH_TABLE)} FROM {_MATCH_TABLE}"
         f" WHERE {pk} = %s AND NOT EXISTS (SELECT FROM moved)"
     )
 

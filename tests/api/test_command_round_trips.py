@@ -11,10 +11,12 @@ from uuid import UUID
 
 import pytest
 
+from matches.selectors.ratings import START_RATING
 from matches.store import streams
+from matches.store.models import PlayerRating
 from matches.store.replay import MatchView, replay
 from matches.store.streams import stored_events
-from tests.api.conftest import Player, create
+from tests.api.conftest import Player, create, guest
 from tests.store.helpers import statements
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,6 +25,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _on_the_match(seen: list[str]) -> list[str]:
     """The statements on the match's own tables: its row and its events."""
     return [s for s in seen if '"matches_match"' in s or '"matches_matchevent"' in s]
+
+
+def _of_ratings_alone(seen: list[str]) -> list[str]:
+    """The statements that read the players' ratings without the Match row."""
+    return [s for s in seen if '"matches_playerrating"' in s and '"matches_match"' not in s]
 
 
 def _rolled(player: Player) -> dict[str, Any]:
@@ -134,3 +141,57 @@ def test_a_command_legal_on_a_view_behind_is_decided_again_on_the_row(make_playe
     assert [e["seq"] for e in events] == list(range(1, state["version"] + 2))
     offers = [e for e in events if e["type"] == "resign_offered"]
     assert len(offers) == 1 and offers[0]["seq"] == state["version"] + 1
+
+
+def test_the_players_ratings_come_with_the_row_of_a_state_read_and_of_a_command(
+    make_player,
+) -> None:
+    """A rated player's rating is read with the Match row (rows.ratings_columns), by the
+    state read and by the compare-and-set statement: no query of its own."""
+    ana = make_player("ana")  # registered: rated; hot-seat, so in both seats
+    state = _rolled(ana)
+    PlayerRating.objects.create(user_id=ana.user_id, game="tavla", rating=1612.5)
+    ana.state(state["id"])  # the view and the players' names are cached
+    with statements() as seen:
+        read = ana.state(state["id"])
+    assert [p["rating"] for p in read["players"]] == [1612.5, 1612.5]
+    on_matches = _on_the_match(seen)  # besides the token's account
+    assert len(on_matches) == 1 and on_matches[0].startswith('SELECT "matches_match"'), seen
+    assert '"matches_playerrating"' in on_matches[0] and _of_ratings_alone(seen) == [], seen
+    with statements() as seen:
+        response = _play(ana, state)
+    assert response.status_code == 200, response.content
+    assert [p["rating"] for p in response.json()["players"]] == [1612.5, 1612.5]
+    on_matches = _on_the_match(seen)
+    assert len(on_matches) == 1 and on_matches[0].startswith("WITH moved AS (UPDATE"), seen
+    assert _of_ratings_alone(seen) == [], seen
+
+
+def test_a_rated_player_without_a_rating_yet_starts_at_1500_and_a_guest_has_none(
+    make_player,
+) -> None:
+    ana, gus = make_player("ana"), guest("gus")
+    state = create(ana, mode="online", length=3)
+    assert gus.post(f"/matches/{state['id']}/join", {}).status_code == 200
+    ana.state(state["id"])
+    with statements() as seen:
+        read = ana.state(state["id"])
+    by_kind = {p["kind"]: p["rating"] for p in read["players"]}
+    assert by_kind == {"registered": START_RATING, "guest": None}
+    assert len(_on_the_match(seen)) == 1 and _of_ratings_alone(seen) == [], seen
+
+
+def test_the_answer_to_the_command_that_ends_a_rated_match_shows_the_new_ratings(
+    make_player,
+) -> None:
+    """The end is written under the lock with the new ratings in its transaction: the row
+    read FOR UPDATE carries no ratings, the answer reads them after they are written."""
+    ana, ben = make_player("ana"), make_player("ben")
+    state = create(ana, mode="online", length=1)
+    assert ben.post(f"/matches/{state['id']}/join", {}).status_code == 200
+    response = ana.post(f"/matches/{state['id']}/resign-match")
+    assert response.status_code == 200, response.content
+    stored = dict(PlayerRating.objects.values_list("user_id", "rating"))
+    assert stored[ana.user_id] < START_RATING < stored[ben.user_id]
+    shown = {p["username"]: p["rating"] for p in response.json()["players"]}
+    assert shown == {ana.username: stored[ana.user_id], ben.username: stored[ben.user_id]}
