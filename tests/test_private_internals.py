@@ -377,6 +377,9 @@ def test_the_match_row_read_by_compiled_sql_is_the_orms(django_user_model: Any) 
         assert got is not None
         assert {f: getattr(got, f) for f in fields} == {f: getattr(orm, f) for f in fields}
         assert got._state.db == "default" and not got._state.adding
+    # the players' ratings go after the ORM's select list, before its one FROM
+    read = rows._compiled("default", False)[0]
+    assert read.count(" FROM ") == 1 and read.startswith('SELECT "matches_match"."id", ')
     sql, names, listed, converters = rows._compiled("default", True)
     assert "FOR UPDATE" in sql and names == fields
     assert listed == rows.returned_columns("default")
