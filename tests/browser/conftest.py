@@ -121,7 +121,15 @@ def empty_tables(tries: int = 5) -> None:
     other sessions were doing."""
     for attempt in range(tries):
         try:
-            call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=True)
+            # as pytest-django's flush: the sequences go on (the site's caches are keyed by
+            # ids, a user id used again would be shown with another user's name)
+            call_command(
+                "flush",
+                interactive=False,
+                verbosity=0,
+                reset_sequences=False,
+                inhibit_post_migrate=True,
+            )
             return
         except CommandError as exc:
             if attempt == tries - 1:
