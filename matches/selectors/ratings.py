@@ -1,5 +1,7 @@
 """Ratings shown with matches: each player's rating now in the match's game (the projection
-written by matches/services/ratings.py; one query per state or per page of summaries)."""
+written by matches/services/ratings.py). A state's come with its Match row
+(matches/store/rows.py `ratings_columns`), else one query per state; one per page of
+summaries."""
 
 from __future__ import annotations
 
