@@ -76,6 +76,14 @@ class Play:
             _set_off(result, (off[0] + borne, off[1]) if borne else off)
         return result
 
+    def result_array(self) -> Key:
+        """The array form of `result` (still the mover's view), without building it when
+        the search has it (`gnubgid.play_result_id` takes it)."""
+        try:
+            return self._key
+        except AttributeError:  # made from a Position, not by a search
+            return tuple(board_array(self.result))
+
     @property
     def notation(self) -> str:
         """Written once per play: a roll's answer shows every play's, and the play chosen

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import base64
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import InvalidId
@@ -179,6 +180,20 @@ def _key(position: Position, *, flip: bool) -> int:
     # gnubg's order: the player not on roll first, then the player on roll
     bits = "".join(movers) + "".join(others) if flip else "".join(others) + "".join(movers)
     return int(bits[::-1], 2)
+
+
+def play_result_id(array: Sequence[int]) -> str:
+    """`result_position_id` of a play's result given in its array form (board.py: index 0
+    minus the opponent's checkers on the bar, 1..24 the points from the mover's side, 25 the
+    mover's bar; `Play.result_array`), without building the Position: a tavla roll's answer
+    carries the ID of every legal play, most of which are never looked at again."""
+    points = array[1:25]
+    movers = [_RUN[n] if n > 0 else "0" for n in points]
+    movers.append(_RUN[array[25]])
+    others = [_RUN[-n] if n < 0 else "0" for n in reversed(points)]
+    others.append(_RUN[-array[0]])
+    key = int(("".join(movers) + "".join(others))[::-1], 2)  # the player to roll first
+    return _encode(key, _POSITION_KEY_BITS, POSITION_ID_LENGTH)
 
 
 def position_id(position: Position) -> str:

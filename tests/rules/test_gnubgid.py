@@ -17,6 +17,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from games.rules import Dice, Play, legal_plays
 from games.rules.errors import InvalidId, InvalidPosition, RulesError
 from games.rules.gnubgid import (
     GameState,
@@ -25,6 +26,7 @@ from games.rules.gnubgid import (
     match_id,
     match_id_decode,
     match_key,
+    play_result_id,
     position_from_gnubg_board,
     position_from_id,
     position_id,
@@ -550,6 +552,22 @@ def test_every_corpus_play_result_id() -> None:
     for case in _corpus():
         seen_by_opponent = Position.from_json(case["position"]).flipped()
         assert result_position_id(seen_by_opponent) == case["gnubg_position_id"], case["id"]
+
+
+def test_a_plays_result_id_from_its_array_is_that_of_its_result() -> None:
+    """The shortcut of a roll's answer (the ID from the search's array, no Position built) is
+    `result_position_id` of the play's result, for every legal play of every corpus case, and
+    for a play made from a Position rather than by a search."""
+    plays = 0
+    for case in _corpus():
+        position = Position.from_json(case["position"])
+        for play in legal_plays(position, Dice.of(*case["dice"])):
+            array = play.result_array()
+            assert play_result_id(array) == result_position_id(play.result), case["id"]
+            plays += 1
+    assert plays > 1000
+    made = Play((), Position.starting())
+    assert play_result_id(made.result_array()) == result_position_id(Position.starting())
 
 
 @given(positions())
