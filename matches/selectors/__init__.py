@@ -5,7 +5,9 @@ from . import shapes
 from .boards import play_boards
 from .ratings import ratings_for_rows
 from .state import (
+    StateInputs,
     acting_seat,
+    clock_json,
     display_name,
     forget_player,
     games_json,
@@ -19,10 +21,14 @@ from .state import (
     row_side,
     rules_plays,
     side_for,
+    state_inputs,
+    state_of,
 )
 
 __all__ = [
+    "StateInputs",
     "acting_seat",
+    "clock_json",
     "display_name",
     "forget_player",
     "games_json",
@@ -39,4 +45,6 @@ __all__ = [
     "rules_plays",
     "shapes",
     "side_for",
+    "state_inputs",
+    "state_of",
 ]

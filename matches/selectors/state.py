@@ -32,6 +32,7 @@ from games.rules import (
     game_of,
     legal_next_steps,
     legal_plays,
+    play_result_id,
     result_position_id,
 )
 from matches.store.analysis_models import hints_allowed
@@ -126,12 +127,15 @@ def play_json(play: Play, has_gnubg_ids: bool) -> shapes.LegalPlay:
     as the gnubg Position ID with the opponent on roll (as gnubg shows it); long nardy (no
     gnubg ID) as the board from the mover's side. `has_gnubg_ids`: the game's (the plays of
     one roll share it)."""
-    result = play.result
+    if has_gnubg_ids:  # from the search's array: the result's Position is never built
+        position_id, board = play_result_id(play.result_array()), None
+    else:
+        position_id, board = None, board_json(play.result)
     return shapes.LegalPlay(
         notation=play.notation,
         steps=[step_json(s) for s in play.steps],
-        position_id=result_position_id(result) if has_gnubg_ids else None,
-        board=None if has_gnubg_ids else board_json(result),
+        position_id=position_id,
+        board=board,
     )
 
 
@@ -489,17 +493,73 @@ def caller_actions(view: MatchView, side: Side, user: Any, lobby: LobbyInfo) -> 
 # -- the state of one match ------------------------------------------------------------------
 
 
-def match_state(
-    match: Match, view: MatchView, user: Any, *, seat: int | None = None
-) -> shapes.MatchState:
-    """The whole state of a match from the caller's side (see the module docstring).
+@dataclass(frozen=True, slots=True)
+class StateInputs:
+    """What a match's state shows besides its replayed view and the clock's time: the
+    caller's side and actions, the players (names, kinds and ratings now), the settings and
+    the lobby, gathered from the row, the caches and the caller. The state is a function of
+    the view and these alone (`state_of`): at one view, equal inputs give an equal state, so
+    a rendered state can be kept by them (matches/api/states.py)."""
 
-    `match` (the plain row) gives the settings; the players come from the events and the
-    cached profiles, the lobby from its cache, the rest from the replayed `view`."""
+    match_id: UUID
+    side: Side
+    players: tuple[shapes.Player | None, ...]
+    settings: shapes.Settings
+    lobby: shapes.Lobby
+    actions: tuple[str, ...]
+
+    def key(self) -> tuple[Any, ...]:
+        """The inputs as one hashable value (a Side holds a list)."""
+        side = self.side
+        return (
+            self.match_id,
+            side.seat,
+            side.role,
+            tuple(side.seats),
+            self.players,
+            self.settings,
+            self.lobby,
+            self.actions,
+        )
+
+
+def state_inputs(match: Match, view: MatchView, user: Any, seat: int | None = None) -> StateInputs:
+    """The inputs of a match's state from the caller's side: `match` (the plain row) gives
+    the settings; the players come from the events and the cached profiles, the lobby from
+    its cache."""
     state = view.state
     if state is None:  # every stream starts with match_created
         raise ValueError(f"match {match.pk} has no events")
     side = side_for(view, user, seat)
+    lobby = lobby_info(match)
+    rematch = rematch_of_match(match) if state.is_over else None
+    players = _seat_players(view, match)
+    return StateInputs(
+        match_id=match.pk,
+        side=side,
+        players=tuple(players),
+        settings=settings_json(match, _seat_kinds(view, players)),
+        lobby=lobby_json(match, lobby, rematch, user),
+        actions=tuple(caller_actions(view, side, user, lobby)),
+    )
+
+
+def match_state(
+    match: Match, view: MatchView, user: Any, *, seat: int | None = None
+) -> shapes.MatchState:
+    """The whole state of a match from the caller's side (see the module docstring)."""
+    return state_of(view, state_inputs(match, view, user, seat))
+
+
+def state_of(
+    view: MatchView, inputs: StateInputs, now: datetime | None = None
+) -> shapes.MatchState:
+    """The state of a match at `view` with its `inputs`; nothing else is read but the
+    clock's time (`now`), and only for the clock."""
+    state = view.state
+    if state is None:  # every stream starts with match_created
+        raise ValueError(f"match {inputs.match_id} has no events")
+    side = inputs.side
     me, them = side.seat, 1 - side.seat
     position = state.position_for(me)
     acting = acting_seat(view, side)
@@ -529,18 +589,15 @@ def match_state(
             ended_by=str(state.ended_by) if state.ended_by else None,  # type: ignore[arg-type]
             score=list(state.score),
         )
-    lobby = lobby_info(match)
-    rematch = rematch_of_match(match) if state.is_over else None
     gnubg = gnubg_json(state)
-    players = _seat_players(view, match)
     return shapes.MatchState(
-        id=match.pk,
+        id=inputs.match_id,
         version=view.version,
         status=status_of(view),  # type: ignore[arg-type]
-        settings=settings_json(match, _seat_kinds(view, players)),
-        players=players,
+        settings=inputs.settings,
+        players=list(inputs.players),
         side=side,
-        lobby=lobby_json(match, lobby, rematch, user),
+        lobby=inputs.lobby,
         game=state.game_number,
         phase=str(state.phase),  # type: ignore[arg-type]
         board=board_json(position),
@@ -548,7 +605,7 @@ def match_state(
         dice=state.dice.to_json() if state.dice is not None else None,
         turn=_who(state.turn, side),
         to_act=_who(state.to_act, side),
-        actions=caller_actions(view, side, user, lobby),  # type: ignore[arg-type]
+        actions=list(inputs.actions),  # type: ignore[arg-type]
         legal_plays=plays,
         first_turn=(
             state.first_turn[state.turn] if game.head_rule and state.turn is not None else None
@@ -571,7 +628,7 @@ def match_state(
             length=s.length,
         ),
         resignation=resignation,
-        clock=clock_json(view, side),
+        clock=clock_json(view, side, now),
         result=result,
         games=[
             shapes.GameResult(

@@ -20,6 +20,7 @@ from matches.store.replay import MatchView
 from ..contract import respond
 from ..errors import ApiError
 from ..permissions import load_match, readable_match
+from ..states import state_body
 
 MAX_VERSION = 2**31 - 1
 # ASCII digits only: "²".isdigit() is True and int("²") fails (an If-Match of b"\xb2" was a 500)
@@ -118,6 +119,11 @@ def state_response(
     if status == 201:
         headers["Location"] = f"/api/v1/matches/{match.pk}"
     return respond(selectors.match_state(match, view, user, seat=seat), status, headers)
+
+
+def read_state_response(match: Match, view: MatchView, user: Any, seat: int | None) -> Response:
+    """The state as the response of a read: rendered once per view and inputs (states.py)."""
+    return Response(state_body(match, view, user, seat), headers={"ETag": f'"{view.version}"'})
 
 
 def with_current_version(exc: VersionConflict, match_id: Any) -> VersionConflict:

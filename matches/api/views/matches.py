@@ -22,7 +22,7 @@ from ..idempotency import run_write
 from ..permissions import Authenticated
 from ..schema import operations as docs
 from ..throttling import AnonReadThrottle, CreateThrottle
-from .common import query, seen_match, state_response, valid
+from .common import query, read_state_response, seen_match, state_response, valid
 
 
 class MatchPagination(CursorPagination):
@@ -120,4 +120,4 @@ class MatchDetailView(APIView):
         q = query(rq.StateQuerySerializer, request)
         match = seen_match(match_id, request.user)
         view = load_view(match.pk, version=match.version)  # no query when cached at it
-        return state_response(match, view, request.user, seat=q.get("seat"))
+        return read_state_response(match, view, request.user, q.get("seat"))
