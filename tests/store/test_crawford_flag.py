@@ -60,5 +60,7 @@ def test_the_states_json_and_the_admins_picture_take_the_same_flag() -> None:
     from matches.review import frames
     from matches.selectors import state
 
-    assert "crawford_game=state.crawford_flag" in inspect.getsource(state.match_state)
+    # the state is built by `state_of` (`match_state` gathers its inputs and calls it)
+    assert "state_of(" in inspect.getsource(state.match_state)
+    assert "crawford_game=state.crawford_flag" in inspect.getsource(state.state_of)
     assert "crawford=state.crawford_flag" in inspect.getsource(frames.picture)
