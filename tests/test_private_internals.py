@@ -377,15 +377,6 @@ def test_the_match_row_read_by_compiled_sql_is_the_orms(django_user_model: Any) 
         assert got is not None
         assert {f: getattr(got, f) for f in fields} == {f: getattr(orm, f) for f in fields}
         assert got._state.db == "default" and not got._state.adding
-    # a state's row: the ORM's with `defer(*UNREAD_BY_STATES)`, those fields deferred
-    got = rows.fetch_match(view.match_id, for_state=True)
-    assert got is not None
-    deferred = got.get_deferred_fields()
-    assert deferred == set(rows.UNREAD_BY_STATES)
-    kept = [f for f in fields if f not in deferred]
-    assert {f: getattr(got, f) for f in kept} == {f: getattr(orm, f) for f in kept}
-    orm_deferred = Match.objects.defer(*rows.UNREAD_BY_STATES).get(pk=view.match_id)
-    assert orm_deferred.get_deferred_fields() == deferred
     # the players' ratings go after the ORM's select list, before its one FROM
     read = rows._compiled("default", False)[0]
     assert read.count(" FROM ") == 1 and read.startswith('SELECT "matches_match"."id", ')

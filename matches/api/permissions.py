@@ -34,22 +34,21 @@ class Authenticated(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-def load_match(match_id: Any, *, for_state: bool = False) -> Match:
-    """The Match row (players and lobby come from `selectors`' caches); 404 if none.
-    `for_state`: only the columns a state read looks at (`rows.UNREAD_BY_STATES`)."""
+def load_match(match_id: Any) -> Match:
+    """The Match row (players and lobby come from `selectors`' caches); 404 if none."""
     try:
         pk = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
     except (ValueError, TypeError):
         raise match_not_found(match_id) from None
-    match = fetch_match(pk, for_state=for_state)  # SQL compiled once: the hottest read
+    match = fetch_match(pk)  # SQL compiled once: the hottest read of the API
     if match is None:
         raise match_not_found(match_id)
     return match
 
 
-def readable_match(match_id: Any, user: Any, *, for_state: bool = False) -> Match:
+def readable_match(match_id: Any, user: Any) -> Match:
     """The match if the user may read it; 404 `match_not_found` otherwise."""
-    return readable(load_match(match_id, for_state=for_state), user)
+    return readable(load_match(match_id), user)
 
 
 def readable(match: Match, user: Any) -> Match:

@@ -26,36 +26,16 @@ from django.db import connections, router, transaction
 
 from .models import Match, PlayerRating
 
-UNREAD_BY_STATES = (
-    "beavers",
-    "score0",
-    "score1",
-    "turn",
-    "winner",
-    "ended_by",
-    "created_at",
-    "started_at",
-    "finished_at",
-    "last_move_at",
-)
-"""The row's columns a state read never looks at (the state takes them from the replayed
-view): `fetch_match(..., for_state=True)` leaves them out, deferred as the ORM's `defer()`
-leaves them (read on first access, by a query of their own). Four of them are timestamps,
-the dearest columns to load."""
-
 
 @cache
 def _compiled(
-    alias: str, for_update: bool, for_state: bool = False
+    alias: str, for_update: bool
 ) -> tuple[str, list[str], str, list[tuple[int, Any, Any]]]:
     """(SQL with one parameter, the field names, the columns as a select list, the converters
-    per column) of the ORM's `Match.objects[.select_for_update()].filter(pk=...)` (with
-    `.defer(*UNREAD_BY_STATES)` `for_state`)."""
+    per column) of the ORM's `Match.objects[.select_for_update()].filter(pk=...)`."""
     qs = Match.objects.using(alias)
     if for_update:
         qs = qs.select_for_update()
-    if for_state:
-        qs = qs.defer(*UNREAD_BY_STATES)
     compiler = qs.filter(pk=UUID(int=0)).query.get_compiler(alias)
     with transaction.atomic(using=alias):  # FOR UPDATE is compiled only inside one
         sql, params = compiler.as_sql()
@@ -72,28 +52,26 @@ def _compiled(
     return sql, names, listed, converters
 
 
-def fetch_match(pk: UUID, *, for_update: bool = False, for_state: bool = False) -> Match | None:
-    """The Match row (locked FOR UPDATE if asked: inside a transaction), None if none;
-    `for_state`: without the columns a state read never looks at (`UNREAD_BY_STATES`)."""
+def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
+    """The Match row (locked FOR UPDATE if asked: inside a transaction), None if none."""
     if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the ORM's own path
         qs = Match.objects.select_for_update() if for_update else Match.objects
         return qs.filter(pk=pk).first()
     alias = router.db_for_write(Match) if for_update else router.db_for_read(Match)
-    for_state = for_state and not for_update
-    sql = _compiled(alias, True)[0] if for_update else _read_sql(alias, for_state)
+    sql = _compiled(alias, True)[0] if for_update else _read_sql(alias)
     connection = connections[alias]
     param = Match._meta.pk.get_db_prep_value(pk, connection)  # SQLite stores it as hex text
     with connection.cursor() as cursor:
         cursor.execute(sql, [param])
         row = cursor.fetchone()
-    return None if row is None else match_from_row(alias, row, for_state)
+    return None if row is None else match_from_row(alias, row)
 
 
 @cache
-def _read_sql(alias: str, for_state: bool = False) -> str:
+def _read_sql(alias: str) -> str:
     """The ORM's statement of the row by its primary key, the players' ratings
     (`ratings_columns`) after its columns (its select list holds no FROM of its own)."""
-    columns, found, rest = _compiled(alias, False, for_state)[0].partition(" FROM ")
+    columns, found, rest = _compiled(alias, False)[0].partition(" FROM ")
     if not found:  # pragma: no cover - every SELECT has one
         raise RuntimeError("the Match row query has no FROM")
     table = connections[alias].ops.quote_name(Match._meta.db_table)
@@ -133,12 +111,11 @@ def returned_columns(alias: str) -> str:
     return _compiled(alias, False)[2]
 
 
-def match_from_row(alias: str, row: tuple[Any, ...], for_state: bool = False) -> Match:
-    """The model instance of a row of `returned_columns` (of `fetch_match`'s `for_state`
-    columns if so), as the ORM builds it, and the players' ratings when `ratings_columns`
-    follow. With the ORM's own path (benchmarks' `rows`) the row is read again through a
-    QuerySet instead (and the ratings by the state)."""
-    _, names, _, converters = _compiled(alias, False, for_state)
+def match_from_row(alias: str, row: tuple[Any, ...]) -> Match:
+    """The model instance of a row of `returned_columns`, as the ORM builds it, and the
+    players' ratings when `ratings_columns` follow. With the ORM's own path (benchmarks'
+    `rows`) the row is read again through a QuerySet instead (and the ratings by the state)."""
+    _, names, _, converters = _compiled(alias, False)
     if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the ORM's own path
         return Match.objects.using(alias).get(pk=row[names.index("id")])
     connection = connections[alias]

@@ -134,10 +134,9 @@ def with_current_version(exc: VersionConflict, match_id: Any) -> VersionConflict
     return exc
 
 
-def seen_match(match_id: Any, user: Any, *, for_state: bool = False) -> Match:
+def seen_match(match_id: Any, user: Any) -> Match:
     """The match a user's request is about, if he may read it (404 otherwise); a seated
-    player of a clocked online match is marked connected by it (README "Clocks").
-    `for_state`: the row without the columns a state never shows (`load_match`)."""
-    match = readable_match(match_id, user, for_state=for_state)
+    player of a clocked online match is marked connected by it (README "Clocks")."""
+    match = readable_match(match_id, user)
     presence.touch(match, user)
     return match

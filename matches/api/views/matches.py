@@ -118,6 +118,6 @@ class MatchDetailView(APIView):
     @docs.match_state
     def get(self, request: Request, match_id: str) -> Response:
         q = query(rq.StateQuerySerializer, request)
-        match = seen_match(match_id, request.user, for_state=True)
+        match = seen_match(match_id, request.user)
         view = load_view(match.pk, version=match.version)  # no query when cached at it
         return read_state_response(match, view, request.user, q.get("seat"))
