@@ -4,6 +4,7 @@ that runs, are never answered from the kept body."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from matches import selectors
@@ -21,7 +24,7 @@ from matches.api.renderers import JSONRenderer
 from matches.store import load_view
 from matches.store.models import Match
 
-from .conftest import API, Player, Policy, act, create, guest
+from .conftest import API, Player, Policy, act, create, guest, play_out
 
 # transaction=True: views are kept only once committed (store.load_view), as in production
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +53,11 @@ def fresh(match_id: str, user: Any, seat: int | None = None) -> bytes:
 
 
 def read(client: APIClient, match_id: str, **params: Any) -> bytes:
-    response = client.get(f"{API}/matches/{match_id}", data=params)
+    """The state's body (the row read once for it)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{API}/matches/{match_id}", data=params)
+    rows = [q["sql"] for q in queries.captured_queries if 'FROM "matches_match"' in q["sql"]]
+    assert len(rows) == 1, rows
     assert response.status_code == 200, response.content
     assert response["ETag"] == f'"{response.json()["version"]}"'
     return bytes(response.content)
@@ -126,9 +133,9 @@ def test_the_clock_of_a_kept_state_runs(
     joined = black.post(f"/matches/{match_id}/join", {})
     assert joined.status_code == 200, joined.content
 
-    first = white.state(match_id)
+    first = json.loads(read(white.client, match_id))
     time.sleep(0.05)
-    second = white.state(match_id)
+    second = json.loads(read(white.client, match_id))
     assert len(builds) == 1
     assert first["version"] == second["version"]
     assert first["clock"] is not None
@@ -137,3 +144,21 @@ def test_the_clock_of_a_kept_state_runs(
         k: v for k, v in first.items() if k != "clock"
     }
     assert list(second) == list(first)  # the same keys in the same order
+
+
+def test_a_finished_match_is_kept_too(
+    make_player: Callable[..., Player], builds: list[int]
+) -> None:
+    """A match played out (its result, its games, the rematch it may offer): read twice, the
+    fresh state both times, built once."""
+    owner = make_player()
+    match_id = create(owner, mode="hotseat", length=1)["id"]
+    done = play_out(match_id, {0: owner, 1: owner}, Policy(random.Random(3)))
+    assert done["status"] == "finished"
+    user = get_user_model().objects.get(pk=owner.user_id)
+    before = len(builds)
+    first = read(owner.client, match_id)
+    second = read(owner.client, match_id)
+    assert first == second == fresh(match_id, user)
+    assert len(builds) == before + 1
+    assert json.loads(first)["result"] is not None
