@@ -170,13 +170,18 @@ def position_key(position: Position) -> bytes:
 
 def _key(position: Position, *, flip: bool) -> int:
     """The key as an int (bit k is bit k of gnubg's bit string) of `position`, or of
-    `position.flipped()` when `flip`: the slots of gnubg_board as runs of ones, joined as a
-    string and read once by int() (four times faster than shifting slot by slot)."""
-    board = position.board
-    movers = [_RUN[n] if n > 0 else "0" for n in board]
-    movers.append(_RUN[position.bar[0]])
-    others = [_RUN[-n] if n < 0 else "0" for n in reversed(board)]
-    others.append(_RUN[position.bar[1]])
+    `position.flipped()` when `flip`."""
+    return _key_of(position.board, position.bar[0], position.bar[1], flip=flip)
+
+
+def _key_of(points: Sequence[int], mover_bar: int, other_bar: int, *, flip: bool) -> int:
+    """`_key` of the position with these points (the mover's positive) and bars: the slots
+    of gnubg_board as runs of ones, joined as a string and read once by int() (four times
+    faster than shifting slot by slot)."""
+    movers = [_RUN[n] if n > 0 else "0" for n in points]
+    movers.append(_RUN[mover_bar])
+    others = [_RUN[-n] if n < 0 else "0" for n in reversed(points)]
+    others.append(_RUN[other_bar])
     # gnubg's order: the player not on roll first, then the player on roll
     bits = "".join(movers) + "".join(others) if flip else "".join(others) + "".join(movers)
     return int(bits[::-1], 2)
@@ -187,12 +192,7 @@ def play_result_id(array: Sequence[int]) -> str:
     minus the opponent's checkers on the bar, 1..24 the points from the mover's side, 25 the
     mover's bar; `Play.result_array`), without building the Position: a tavla roll's answer
     carries the ID of every legal play, most of which are never looked at again."""
-    points = array[1:25]
-    movers = [_RUN[n] if n > 0 else "0" for n in points]
-    movers.append(_RUN[array[25]])
-    others = [_RUN[-n] if n < 0 else "0" for n in reversed(points)]
-    others.append(_RUN[-array[0]])
-    key = int(("".join(movers) + "".join(others))[::-1], 2)  # the player to roll first
+    key = _key_of(array[1:25], array[25], -array[0], flip=True)
     return _encode(key, _POSITION_KEY_BITS, POSITION_ID_LENGTH)
 
 
