@@ -12,14 +12,21 @@ import random
 import secrets
 import sys
 
+import django
 import uvicorn
 
 SEED = 20261204
 
 
 def main() -> None:
-    dice = random.Random(SEED)
-    secrets.randbelow = dice.randrange  # matches/store/dice.py draws with secrets.randbelow
+    secrets.randbelow = random.Random(SEED).randrange  # what matches/store/dice.py draws with
+    django.setup()
+    from matches.store.dice import SECRET_DICE
+
+    # the server's dice are the seeded ones (else every run would play other games)
+    expected = random.Random(SEED)
+    if SECRET_DICE.opening() != (expected.randrange(6) + 1, expected.randrange(6) + 1):
+        sys.exit("seeded_server: the dice do not come from secrets.randbelow any more")
     from tavla_project.uvicorn_worker import Worker
 
     config = dict(Worker.CONFIG_KWARGS)

@@ -122,6 +122,18 @@ def database_from_url(url: str) -> dict:
         # A SELECT 1 before the first query of each request on a kept connection: one round
         # trip per request for an error page less after a database restart.
         db["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_HEALTH_CHECKS", default=True)
+        # The values sent apart from the statement (psycopg's server-side binding) and a
+        # statement run often on a connection prepared there (psycopg's prepare_threshold,
+        # which Django leaves off): no quoting of a command's 30-odd values into its SQL, and
+        # PostgreSQL parses and plans the compare-and-set and the row read once per
+        # connection, half of its CPU per command (docs/performance.md, 2026-12-04, fifth
+        # session). DATABASE_PREPARE_THRESHOLD=off behind a pooler that cannot keep prepared
+        # statements (PgBouncer in transaction mode before 1.21, or without
+        # max_prepared_statements).
+        options = db.setdefault("OPTIONS", {})
+        options["server_side_binding"] = env.bool("DATABASE_SERVER_SIDE_BINDING", default=True)
+        threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5").strip().lower()
+        options["prepare_threshold"] = None if threshold in ("off", "") else int(threshold)
     return db
 
 
