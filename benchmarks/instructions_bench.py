@@ -111,7 +111,8 @@ class Player:
     def __init__(self, port: int) -> None:
         status, body, _ = Client(port).call("POST", "/api/v1/auth/guest", {"display_name": "i"})
         assert status == 201, body
-        self.client = Client(port, body["token"])
+        self.token = body["token"]
+        self.client = Client(port, self.token)
         self.rng = random.Random(7)
         self.path, self.state = self.new_match()
 
@@ -155,12 +156,15 @@ class Player:
         return paths
 
 
-def total_instructions(dump: Path) -> int:
+def dumped(dump: Path) -> tuple[str, int]:
+    """The kind a dump was made for (`callgrind_control --dump=KIND`; "" for the dump at
+    exit) and its instructions."""
     text = dump.read_text()
+    trigger = re.search(r"^desc: Trigger: dump (\S+)", text, re.M)
     found = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
     if found is None:
         sys.exit(f"instructions_bench: no total in {dump}")
-    return int(found.group(1))
+    return (trigger.group(1) if trigger else ""), int(found.group(1))
 
 
 def main() -> int:
@@ -176,7 +180,7 @@ def main() -> int:
     try:
         player = Player(port)
         paths = player.set_up(6)
-        floor = Client(port, player.client.headers["Authorization"].split()[1])
+        floor = Client(port, player.token)  # its own connection, the same token
         for i in range(20):  # warm: every code path once before counting
             player.play_on()
             player.client.call("GET", paths[i % len(paths)])
@@ -202,14 +206,9 @@ def main() -> int:
         redis.wait(10)
     counts: dict[str, float] = {}
     for dump in out.glob(f"callgrind.{server.pid}.*"):
-        trigger = re.search(
-            r"^desc: Trigger: Client Request: (\S+)|^desc: Trigger: dump (\S+)",
-            dump.read_text(),
-            re.M,
-        )
-        kind = next((g for g in trigger.groups() if g), "") if trigger else ""
+        kind, instructions = dumped(dump)
         if kind in KINDS:
-            counts[kind] = total_instructions(dump) / args.requests
+            counts[kind] = instructions / args.requests
     missing = [k for k in KINDS if k not in counts]
     if missing:
         sys.exit(f"instructions_bench: no dump for {missing} in {out}")
