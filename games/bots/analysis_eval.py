@@ -13,12 +13,12 @@ position. A judge keeps the last positions' rolls, as consecutive decisions ask 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from games.rules import TAVLA, Game, successor_arrays
+from games.rules import TAVLA, Game, Variant, successor_arrays
 
 from . import evaluator, nardy_evaluator
 from .analysis_equity import Stakes, cubeful, efficiency
@@ -32,6 +32,26 @@ OPENING_WEIGHTS = np.array([0.0 if h == lo else 2.0 for h, lo in ROLLS]) / 30.0
 """An opening roll is never a double: its 15 rolls, 2/30 each."""
 KEPT = 64
 """How many positions' rolls a judge keeps (the next decisions ask for the same ones)."""
+
+
+def _tavla_chances(arrays: np.ndarray) -> np.ndarray:
+    return evaluator().evaluate_arrays(arrays)
+
+
+def _nardy_chances(arrays: np.ndarray) -> np.ndarray:
+    """Long nardy's network says (win, win mars, lose mars): its mars is the gammon, and it has
+    no backgammon."""
+    out = nardy_evaluator().evaluate_arrays(arrays)
+    zero = np.zeros(len(out))
+    return np.stack([out[:, 0], out[:, 1], zero, out[:, 2], zero], axis=1)
+
+
+CHANCES: dict[Variant, Callable[[np.ndarray], np.ndarray]] = {
+    Variant.TAVLA: _tavla_chances,
+    Variant.LONG_NARDY: _nardy_chances,
+}
+"""Each game's network, as (n, 5) chances (win, win g, win bg, lose g, lose bg) of the player
+who has just moved into each array-form position."""
 
 
 @dataclass
@@ -61,7 +81,7 @@ class Judge:
             raise ValueError("the analysis looks 0 or 1 ply ahead")
         self.game = game
         self.plies = plies
-        self.tavla = game is TAVLA
+        self.chances = CHANCES[game.variant]  # the game's network (n, 5)
         # Turning a board round is a signed permutation of its array form (either game):
         # flipping the probe 1..26 shows where each entry comes from (0: always empty).
         probe = -np.array(game.flipped_array(list(range(1, 27))), dtype=np.int64)
@@ -69,24 +89,15 @@ class Judge:
         self._flip_keep = -(probe > 0).astype(np.int64)
         self._kept: dict[tuple[tuple[int, ...], bool], Rolls] = {}
 
-    def chances(self, arrays: np.ndarray) -> np.ndarray:
-        """(n, 5) chances (win, win g, win bg, lose g, lose bg) of the player who has just
-        moved into each array-form position; long nardy's mars is the gammon, no backgammon."""
-        if self.tavla:
-            return evaluator().evaluate_arrays(arrays)
-        out = nardy_evaluator().evaluate_arrays(arrays)
-        zero = np.zeros(len(out))
-        return np.stack([out[:, 0], out[:, 1], zero, out[:, 2], zero], axis=1)
-
     def flipped(self, arrays: np.ndarray) -> np.ndarray:
         """The array forms (n, 26) turned round, the opponent's side."""
         return arrays[:, self._flip_from] * self._flip_keep
 
     def outlook(self, results: np.ndarray) -> Outlook:
         """The network's view of the positions plays reach (array forms, the mover's side);
-        long nardy has no cube, and no cube efficiency."""
+        a game without the cube has no cube efficiency."""
         chances = flip(self.chances(results))
-        if not self.tavla:
+        if not self.game.has_cube:
             return Outlook(chances, np.zeros(len(results)))
         opp = self.flipped(results)
         return Outlook(chances, efficiency(opp, races(opp)))

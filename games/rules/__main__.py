@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.jsonl:
         plays_jsonl(sys.stdin, sys.stdout, game)
         return 0
-    if game is not TAVLA:
-        parser.error("long nardy positions have no gnubg Position ID: use --jsonl")
+    if not game.has_gnubg_ids:
+        parser.error(f"{game.title} positions have no gnubg Position ID: use --jsonl")
     if not args.position_id or not args.dice:
         parser.error("give a Position ID and dice (e.g. 4HPwATDgc/ABMA 31), or --jsonl")
     try:

@@ -169,7 +169,7 @@ def flip_array(b: Sequence[int]) -> Board:
     return [-n for n in reversed(b)]
 
 
-def die_steps(b: Board, die: int, closed: int = -2) -> list[tuple[int, int]]:
+def die_steps(b: Board, die: int, closed: int) -> list[tuple[int, int]]:
     """The single steps (from, to) the mover can make with one die; to == 0 is off.
 
     A step may not land on a point holding `closed` or fewer (minus: opposing) checkers:
@@ -223,7 +223,7 @@ def undo_step(b: Board, frm: int, to: int, hit: bool) -> None:
 
 
 def can_finish(
-    b: Board, dice_left: list[int], need: int, legal: set[Key], closed: int = -2
+    b: Board, dice_left: list[int], need: int, legal: set[Key], closed: int
 ) -> bool:
     """Whether `need` more steps with these dice reach one of the legal resulting arrays."""
     if need == 0:

@@ -39,6 +39,9 @@ __all__ = [
     "to_array",
 ]
 
+CLOSED = -2
+"""A point holding two opposing checkers is closed (`die_steps`' `closed`); a blot is hit."""
+
 
 def search(b: Board, high: int, low: int) -> Found:
     """Every legal resulting array with the steps of one play that reaches it.
@@ -49,7 +52,7 @@ def search(b: Board, high: int, low: int) -> Found:
     """
     if high == low:
         outside = -1 if b[25] else _outside(b)
-        moves = die_steps(b, high)
+        moves = die_steps(b, high, CLOSED)
         if not moves:
             return {}
         found: list[Found] = [{}, {}, {}, {}, {}]
@@ -66,8 +69,8 @@ def search(b: Board, high: int, low: int) -> Found:
     # (low die first) is then needed only for one checker moving on with the high die.
     if b[25]:
         outside = -1
-        by_high = die_steps(b, high)
-        by_low = die_steps(b, low)
+        by_high = die_steps(b, high, CLOSED)
+        by_low = die_steps(b, low, CLOSED)
     else:
         # One pass over the points for both dice and the checkers outside home.
         outside = 0
@@ -85,8 +88,8 @@ def search(b: Board, high: int, low: int) -> Found:
                     by_low.append((frm, frm - low))
         if outside < 2:  # bearing off now or after one step: the full rules
             outside = -1 if outside == 0 else 1
-            by_high = die_steps(b, high)
-            by_low = die_steps(b, low)
+            by_high = die_steps(b, high, CLOSED)
+            by_low = die_steps(b, low, CLOSED)
         else:
             for point in range(min(frm, 6), 0, -1):
                 if b[point] > 0:
@@ -116,7 +119,7 @@ def search(b: Board, high: int, low: int) -> Found:
                 if b[to] == 1 and nxt > 0 and b[nxt] >= -1:
                     seconds = [*seconds, (to, nxt)]
             else:
-                seconds = die_steps(b, second)
+                seconds = die_steps(b, second, CLOSED)
             for frm2, to2 in seconds:
                 b[frm2] -= 1
                 if to2:
@@ -192,7 +195,7 @@ def _search_double(
             if b[to] == 1 and to - die > 0 and b[to - die] >= -1:
                 nxt.append((to, to - die))
         else:
-            nxt = [st for st in die_steps(b, die) if st[0] <= frm]
+            nxt = [st for st in die_steps(b, die, CLOSED) if st[0] <= frm]
             if not b[25]:
                 now_outside = _outside(b)
         if not nxt:

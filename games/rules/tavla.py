@@ -23,7 +23,7 @@ class Tavla(Game):
     has_bar = True
     heads = None
     direction = "opposite"
-    closing_count = 2
+    closing_count = -plays.CLOSED
     head_rule = False
     wall = None
     has_cube = True

@@ -20,13 +20,14 @@ from rest_framework import serializers
 
 from games import bots
 from games.rules import (
-    LONG_NARDY,
     MAX_MATCH_LENGTH,
+    REFUSALS,
     SITE_CLOCK,
     InvalidSettings,
     MatchSettings,
     Starter,
     Variant,
+    find_game,
     position_from_id,
 )
 from matches.store.models import Match, PlayerProfile
@@ -362,17 +363,16 @@ class MatchCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {"hints": ["a rated match has no hints: create it unrated"]}
             )
-        game = Variant(attrs["game"])
-        nardy = game == Variant.LONG_NARDY
-        if nardy and attrs.get("crawford"):
+        game = find_game(attrs["game"])
+        if not game.has_cube and attrs.get("crawford"):
             raise serializers.ValidationError(
-                {"crawford": ["long nardy has no Crawford rule (there is no cube)"]}
+                {"crawford": [f"{game.title} has no Crawford rule (there is no cube)"]}
             )
-        attrs.setdefault("crawford", not nardy)
+        attrs.setdefault("crawford", game.has_cube)
         starter = attrs.get("next_game_starter")
         try:
             settings = MatchSettings(
-                game=game,
+                game=game.variant,
                 length=attrs["length"],
                 cube=attrs["cube"],
                 crawford=attrs["crawford"],
@@ -476,22 +476,23 @@ class RulesPlaysQuerySerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["game"] == Variant.LONG_NARDY.value:
-            if "position" not in attrs:
-                raise serializers.ValidationError(
-                    {"position": ["long nardy positions are sent as position (JSON)"]}
-                )
-            try:
-                data = json.loads(attrs["position"])
-            except ValueError:
-                raise serializers.ValidationError(
-                    {"position": ['write the position as JSON: {"board": [...], "off": [..]}']}
-                ) from None
-            attrs["position"] = LONG_NARDY.position_from_json(data)  # InvalidPosition: 400
-        else:
+        game = find_game(attrs["game"])
+        if game.has_gnubg_ids:
             if "position_id" not in attrs:
                 raise serializers.ValidationError({"position_id": ["This field is required."]})
             attrs["position"] = position_from_id(attrs["position_id"])
+            return attrs
+        if "position" not in attrs:
+            raise serializers.ValidationError(
+                {"position": [f"{game.title} positions are sent as position (JSON)"]}
+            )
+        try:
+            data = json.loads(attrs["position"])
+        except ValueError:
+            raise serializers.ValidationError(
+                {"position": ['write the position as JSON: {"board": [...], "off": [..]}']}
+            ) from None
+        attrs["position"] = game.position_from_json(data)  # InvalidPosition: 400
         return attrs
 
 
@@ -624,12 +625,10 @@ class SeekCreateSerializer(serializers.Serializer):
         low, high = attrs.get("rating_min"), attrs.get("rating_max")
         if low is not None and high is not None and low > high:
             raise serializers.ValidationError({"rating_max": ["must not be below rating_min"]})
-        nardy = attrs["game"] == Variant.LONG_NARDY
-        if nardy and attrs.get("cube"):
-            raise serializers.ValidationError(
-                {"cube": ["long nardy is played without the doubling cube"]}
-            )
-        attrs.setdefault("cube", not nardy)
+        game = find_game(attrs["game"])
+        if not game.has_cube and attrs.get("cube"):
+            raise serializers.ValidationError({"cube": [REFUSALS[game.no_cube_reason]]})
+        attrs.setdefault("cube", game.has_cube)
         computer = attrs.get("computer")
         if computer is not None:
             computer["level"] = level_of(attrs["game"], computer.get("level"), "computer")

@@ -302,6 +302,7 @@ class MatchAdmin(ReadOnlyAdmin, admin.ModelAdmin):
                 rating_changes=player_admin.match_ratings(match),
                 may_suspend=admin_views.may_suspend(request),
                 winner_name=data.names[match.winner] if match.winner is not None else "",
+                exports_mat=admin_views.exports_mat(match),
                 **analysis_admin.match_analysis(match),
             )
         return super().change_view(request, object_id, form_url, extra)

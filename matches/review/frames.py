@@ -544,8 +544,7 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
             game += " (post-Crawford)"
         if frame.ended_game is not None:
             game += ": over"
-    if state.game.variant != rules.Variant.TAVLA:  # the site's first game goes without saying
-        game = f"{state.game.title}, game {game}"
+    game = f"{state.game.title}, game {game}"
     target = f"to {s.length}" if s.length else "money play"
     if not state.game.has_cube:
         cube = f"none in {state.game.title}"

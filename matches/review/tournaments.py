@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from games import bots
+from games.rules import GAMES, Variant
 from matches.services import tournaments
 from matches.store.tournament_models import Tournament, TournamentEvent
 from matches.tournaments.refusals import TournamentRefused
@@ -32,7 +33,9 @@ class TournamentForm(forms.ModelForm):
 
     name = forms.CharField(max_length=100, required=False)
     game = forms.ChoiceField(
-        choices=[("tavla", "tavla"), ("long-nardy", "long nardy")], initial="tavla", required=False
+        choices=[(game.name, game.title) for game in GAMES.values()],
+        initial=Variant.TAVLA.value,
+        required=False,
     )
     format = forms.ChoiceField(
         choices=[("knockout", "knockout"), ("swiss", "swiss")], required=False

@@ -24,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rules import RulesError, Variant
+from games.rules import RulesError, Variant, find_game
 from matches.errors import MatchNotFound, StoreError
 from matches.interop.exporting import match_to_mat
 from matches.selectors import display_name
@@ -107,6 +107,7 @@ def board_view(model_admin: Any, request: HttpRequest, object_id: str, seq: int)
         "games": data.games,
         "nearby": data.frames[max(0, seq - 6) : min(last, seq + 5)],
         "clock_settings": match.clock,
+        "exports_mat": exports_mat(match),
     }
     return TemplateResponse(request, "admin/matches/match/board.html", context)
 
@@ -124,13 +125,19 @@ def board_svg_view(model_admin: Any, request: HttpRequest, object_id: str, seq: 
     return response
 
 
+def exports_mat(match: Match) -> bool:
+    """Whether the match can be exported as a .mat file: gnubg's format, for the games gnubg's
+    IDs describe."""
+    return find_game(match.game).has_gnubg_ids
+
+
 def export_view(model_admin: Any, request: HttpRequest, object_id: str) -> Any:
     """The match as a gnubg .mat file, downloaded."""
     match = match_or_404(object_id)
     if not model_admin.has_view_permission(request, match):
         raise PermissionDenied
-    if match.game != Variant.TAVLA:
-        raise Http404("the .mat format has no long nardy")
+    if not exports_mat(match):
+        raise Http404(f"the .mat format has no {find_game(match.game).title}")
     try:
         text = match_to_mat(match.pk)
     except MatchNotFound:

@@ -39,6 +39,8 @@ SUMMARY_ENDED_BY = typing.get_args(SummaryEndedBy)
 PlayerKind = Literal["registered", "guest", "bot", "computer", "named"]
 AccountKind = Literal["registered", "guest", "bot", "computer"]
 Game = Literal["tavla", "long-nardy"]
+"""The games' names (games.rules GAMES; a test keeps them equal: a Literal, as the OpenAPI
+schema needs one written out)."""
 SeekStatus = Literal["waiting", "paired", "cancelled", "expired"]
 ACCOUNT_KINDS = typing.get_args(AccountKind)
 SEEK_STATUSES = typing.get_args(SeekStatus)

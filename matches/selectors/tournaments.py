@@ -18,10 +18,11 @@ from matches.tournaments import knockout, swiss
 from matches.tournaments.settings import Format, TournamentSettings
 from matches.tournaments.state import TournamentState
 
+from .shapes import Game
+
 TournamentStatus = Literal["upcoming", "running", "finished", "cancelled"]
 TOURNAMENT_STATUSES = typing.get_args(TournamentStatus)
 TournamentFormat = Literal["knockout", "swiss"]
-Game = Literal["tavla", "long-nardy"]
 EndedBy = Literal["played", "forfeit", "timeout", "resigned", "withdrawn"]
 LISTED = 100  # tournaments per list
 

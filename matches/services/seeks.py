@@ -150,8 +150,8 @@ def playing(user_ids: list[int]) -> set[int]:
 def seek(user: Any, request: SeekRequest, *, now: datetime | None = None) -> Seek:
     """Post a seek (it replaces the player's waiting one) and try to pair it at once."""
     now = now or timezone.now()
-    if request.game == rules.Variant.LONG_NARDY and request.cube:
-        request = replace(request, cube=False)  # no cube in long nardy (the API refuses one)
+    if request.cube and not rules.find_game(request.game).has_cube:
+        request = replace(request, cube=False)  # a game without the cube (the API refuses one)
     if request.clock not in clock_presets():
         presets = ", ".join(clock_presets())
         raise errors.refused(rules.InvalidSettings, "seek_clock", "clock", presets=presets)

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from games.rules import find_game
 from matches.errors import StoreError, VersionConflict
 from matches.store.models import Match
 from matches.store.tournament_models import Tournament, TournamentEvent, TournamentMatch
@@ -371,7 +372,7 @@ def _with_matches(row: Tournament, state: TournamentState, event: Fact, now: dat
         request = lobby.MatchRequest(
             game=settings.game,
             length=event.length,
-            cube=event.length > 1 and settings.game == "tavla",
+            cube=event.length > 1 and find_game(settings.game).has_cube,
             clock=clock,
             rated=settings.rated,
         )

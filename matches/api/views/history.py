@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.rules import InvalidMatchFile, RulesError, Variant
+from games.rules import InvalidMatchFile, RulesError, find_game
 from matches import selectors
 from matches.interop.exporting import match_to_mat
 from matches.interop.importing import import_mat
@@ -61,7 +61,7 @@ class ExportView(APIView):
     @docs.export
     def get(self, request: Request, match_id: str) -> Response:
         match = seen_match(match_id, request.user)
-        if match.game != Variant.TAVLA:
+        if not find_game(match.game).has_gnubg_ids:  # .mat is gnubg's format
             raise ApiError("no_mat_for_long_nardy", detail={"game": match.game})
         text = match_to_mat(match.pk)
         filename = f"tavla-{match.pk}.mat"
@@ -98,7 +98,7 @@ class ImportView(APIView):
 
     def handle(self, request: Request) -> Response:
         data = valid(rq.ImportSerializer, request.data)
-        if data["game"] != Variant.TAVLA:
+        if not find_game(data["game"]).has_gnubg_ids:
             raise ApiError("no_mat_for_long_nardy", detail={"game": data["game"]})
         text = data.get("text")
         upload = data.get("file")
