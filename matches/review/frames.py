@@ -191,12 +191,13 @@ class GameRow:
     last_seq: int
     score_before: tuple[int, int]
     crawford: bool
+    game: rules.Game  # the game played: it names the results
     result: rules.GameResult | None = None
     unfinished: str = ""  # why there is no result: "in progress", "aborted", ...
 
     @property
     def kind(self) -> str:
-        return self.result.kind.label if self.result else ""
+        return self.game.result_name(self.result.kind) if self.result else ""
 
     @property
     def ended_by(self) -> str:
@@ -295,6 +296,7 @@ def _games(frames: list[Frame]) -> list[GameRow]:
                 last_seq=frame.seq,
                 score_before=before.score,
                 crawford=before.crawford_game,
+                game=before.game,
             )
         rows[frame.game] = GameRow(
             number=row.number,
@@ -302,6 +304,7 @@ def _games(frames: list[Frame]) -> list[GameRow]:
             last_seq=frame.seq,
             score_before=row.score_before,
             crawford=row.crawford,
+            game=row.game,
             result=frame.ended_game or row.result,
         )
     final = frames[-1].after.state if frames else None
@@ -321,7 +324,6 @@ def _games(frames: list[Frame]) -> list[GameRow]:
 
 # -- words for events ------------------------------------------------------------------------
 
-_KIND = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 _ENDED = {
     rules.EndedBy.BEAROFF: "bore off",
     rules.EndedBy.DROP: "double dropped",
@@ -388,7 +390,9 @@ def describe(
         case CubeDropped():
             text = f"{who(event.seat)} drops the double"
         case ResignOffered():
-            text = f"{who(event.seat)} offers to resign {_KIND.get(event.value, event.value)}"
+            text = f"{who(event.seat)} offers to resign"
+            if state is not None:
+                text += f": {state.game.result_name(GameKind(event.value))}"
         case ResignAccepted():
             text = f"{who(event.seat)} accepts the resignation"
         case ResignRejected():
@@ -409,8 +413,8 @@ def describe(
             text = "Marked unrated by staff" + (f": {event.reason}" if event.reason else "")
         case _:  # pragma: no cover - every event type is listed above
             text = event.type
-    if ended is not None:
-        kind = GameKind(ended.kind).label
+    if ended is not None and after.state is not None:
+        kind = after.state.game.result_name(GameKind(ended.kind))
         text += (
             f". Game {ended.number} to {who(ended.winner)}: {ended.points} point"
             f"{'s' if ended.points != 1 else ''} ({kind}, cube {ended.cube}, "
@@ -461,8 +465,8 @@ def picture(frame: Frame, names: tuple[str, str]) -> BoardPicture:
     opening = (event.die0, event.die1) if isinstance(event, OpeningRolled) else None
     notice = ""
     if state.phase == rules.Phase.RESIGNING and state.turn is not None:
-        kind = GameKind(state.resign_value).label
-        notice = f"{names[state.turn]} offers to resign a {kind}"
+        kind = state.game.result_name(GameKind(state.resign_value))
+        notice = f"{names[state.turn]} offers to resign: {kind}"
     elif frame.ended_game is not None:
         won = frame.ended_game
         notice = f"{names[won.winner]} wins {won.points} point{'s' if won.points != 1 else ''}"
@@ -538,7 +542,7 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
         game = "— (setting the match up)"
     else:
         game = str(frame.game)
-        if state.crawford_game:
+        if state.crawford_flag:
             game += " (Crawford game)"
         elif state.post_crawford:
             game += " (post-Crawford)"
@@ -550,7 +554,7 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
         cube = f"none in {state.game.title}"
     elif not s.cube:
         cube = "not used in this match"
-    elif state.crawford_game:
+    elif state.crawford_flag:
         cube = "none in the Crawford game"
     else:
         owner = "centred" if state.cube_owner is None else f"owned by {names[state.cube_owner]}"
@@ -559,7 +563,8 @@ def position_facts(frame: Frame, names: tuple[str, str]) -> PositionFacts:
             cube += f"; {names[roller]} offers {state.cube * 2}"
     phase = _PHASES[state.phase]
     if state.phase == rules.Phase.RESIGNING:
-        phase = f"{names[roller]} offers to resign ({_KIND.get(state.resign_value)}); " + phase
+        kind = state.game.result_name(GameKind(state.resign_value))
+        phase = f"{names[roller]} offers to resign ({kind}); " + phase
     pips = state.board.pips()
     return PositionFacts(
         game=game,

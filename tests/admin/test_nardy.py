@@ -11,10 +11,13 @@ from django.test import Client
 from django.urls import reverse
 
 from games.rules import LONG_NARDY, NardyPosition
+from matches import services
 from matches.review.board_svg import BoardPicture, board_svg, steps_in_seat0_numbering
-from matches.store.models import MatchEvent
+from matches.review.frames import picture, position_facts
+from matches.review.views import replay_match
+from matches.store.models import Match, MatchEvent
 
-from .helpers import online_match
+from .helpers import RandomDice, online_match
 
 
 def nardy_match(ana: Any, bob: Any, turns: int = 12) -> Any:
@@ -88,3 +91,23 @@ def test_dice_statistics_by_game(as_reviewer: Client, ana: Any, bob: Any) -> Non
     assert "long-nardy only" in nardy.subject
     mine = as_reviewer.get(url, {"game": "long-nardy", "player": ana.username}).context["report"]
     assert 0 < mine.roll_count < nardy.roll_count
+
+
+def test_the_review_names_long_nardys_results(ana: Any, bob: Any) -> None:
+    """A mars resigned and accepted reads as a mars (long nardy's word), never a gammon."""
+    view = nardy_match(ana, bob, turns=2)
+    assert view.match_id is not None and view.state is not None
+    seat = view.state.to_act
+    assert seat is not None
+    users, dice = (ana, bob), RandomDice(7)
+    services.match_resign(match_id=view.match_id, user=users[seat], value=2, dice=dice)
+    services.match_accept_resign(match_id=view.match_id, user=users[1 - seat], dice=dice)
+    replay = replay_match(Match.objects.get(pk=view.match_id))
+    offered, accepted = (f for f in replay.frames if f.event.type.startswith("resign_"))
+    assert offered.text.endswith("offers to resign: mars")
+    assert "offers to resign: mars" in picture(offered, replay.names).notice
+    assert "(mars)" in position_facts(offered, replay.names).phase
+    assert "(mars, cube 1, resignation)" in accepted.text
+    assert [g.kind for g in replay.games if g.result] == ["mars"]
+    words = " ".join(f.text for f in replay.frames)
+    assert "gammon" not in words and "single" not in words

@@ -169,7 +169,7 @@ def test_board_page_facts_at_a_double_and_at_the_end_of_a_game(
     assert "gnubgB doubles to 4" in doubled["frame"].text
     assert doubled["facts"].cube == "2, owned by gnubgB; gnubgB offers 4"
     ended = as_reviewer.get(board_url(imported.pk, 171)).context
-    assert ended["facts"].game == "tavla, game 2 (Crawford game): over"
+    assert ended["facts"].game == "tavla, game 2: over"  # the flag is the next game's (gnubg)
     assert ended["facts"].score == "gnubgA 1 \u2013 2 gnubgB (to 3)"
     assert ended["facts"].pips == "gnubgA 0, gnubgB 2"  # the last position, not a new game
 

@@ -3,12 +3,13 @@
 The state said `crawford_game: true` there while its gnubg Match ID had the Crawford bit 0.
 gnubg's own Match ID has it 0 (tests/rules/test_gnubg_match_state.py, against the real
 gnubg: once a game is over the flag is already the next game's, and no game follows a won
-match), so the state's JSON, the admin's board picture and the Match ID all take it from one
-place, `MatchState.crawford_flag`."""
+match), so the state's JSON, the admin's review (its board picture and its text) and the Match
+ID all take it from one place, `MatchState.crawford_flag`."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,11 @@ from games.rules import (
     apply,
     match_id_decode,
 )
+from matches.review.frames import picture, position_facts
+from matches.review.views import replay_match
+from matches.selectors.state import match_state
+
+from .helpers import NewTable, opening
 
 
 def _in_game(crawford_game: bool) -> MatchState:
@@ -52,15 +58,32 @@ def test_after_the_match_the_state_and_the_match_id_agree(crawford_game: bool) -
     assert match_id_decode(over.gnubg_ids()[1]).crawford is over.crawford_flag
 
 
-def test_the_states_json_and_the_admins_picture_take_the_same_flag() -> None:
-    """The two readers name `crawford_flag`, not `crawford_game` (read from their source, as
-    building a whole stored match for them would test the rest of the stack instead)."""
-    import inspect
+@pytest.mark.django_db
+@pytest.mark.usefixtures("contract")
+def test_a_match_won_in_the_crawford_game_reads_the_same_everywhere(
+    new_table: NewTable, ana: Any
+) -> None:
+    """The state's JSON, the Match ID and the admin's review (its text and its picture) of a
+    stored match that ended in the Crawford game."""
+    table = new_table(first=0, length=3, cube=True)
+    table.end_game_by_resign(0, 2, next_opening=opening(0))  # 0-2: the Crawford game next
+    assert table.state.crawford_game
+    table.end_game_by_resign(0, 1)  # 0-3: bob wins the match in the Crawford game
+    over = table.state
+    assert over.is_over and over.crawford_game and not over.crawford_flag
+    assert match_id_decode(over.gnubg_ids()[1]).crawford is False
 
-    from matches.review import frames
-    from matches.selectors import state
+    state = match_state(table.row(), table.view(), ana)
+    assert state.crawford.crawford_game is False
 
-    # the state is built by `state_of` (`match_state` gathers its inputs and calls it)
-    assert "state_of(" in inspect.getsource(state.match_state)
-    assert "crawford_game=state.crawford_flag" in inspect.getsource(state.state_of)
-    assert "crawford=state.crawford_flag" in inspect.getsource(frames.picture)
+    replay = replay_match(table.row())
+    offered, accepted = replay.frames[-2:]
+    during = position_facts(offered, replay.names)  # bob's resignation offered: still playing
+    assert during.game == "tavla, game 2 (Crawford game)"
+    assert during.cube == "none in the Crawford game"
+    assert picture(offered, replay.names).crawford is True
+    end = position_facts(accepted, replay.names)
+    assert end.game == "tavla, game 2: over"
+    assert end.cube == "1, centred"
+    assert match_id_decode(end.match_id).crawford is False
+    assert picture(accepted, replay.names).crawford is False
