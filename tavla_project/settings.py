@@ -246,10 +246,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
-    # Two choice sets are both called "ended_by": the game's (bearoff, ...) and the row's.
+    # Two choice sets are both called "ended_by": a game's or a match's (the rules' words:
+    # bearoff, ...) and a tournament board's (played, ...).
     "ENUM_NAME_OVERRIDES": {
         "GameEndedByEnum": "matches.selectors.shapes.ENDED_BY",
-        "MatchEndedByEnum": "matches.selectors.shapes.SUMMARY_ENDED_BY",
         # An account's kind (no "named" seat) and a match's status keep their names beside
         # the other sets called "kind" and "status" (a seek's status).
         "UserKindEnum": "matches.selectors.shapes.ACCOUNT_KINDS",

@@ -31,11 +31,9 @@ Mode = Literal["online", "hotseat", "computer"]
 Status = Literal["waiting", "active", "finished", "aborted"]
 Phase = Literal["opening", "roll", "play", "doubled", "resigning", "over"]
 EndedBy = Literal["bearoff", "drop", "resign", "timeout", "forfeit", "abort"]
-# The list says how a match ended in the state's words; `points` is the word it used for
-# `bearoff` before (kept in the schema, no longer sent).
-SummaryEndedBy = Literal["bearoff", "points", "drop", "resign", "timeout", "forfeit", "abort"]
+"""How a game or a match ended, the rules' word (games.rules.EndedBy), in the state and the
+list alike."""
 ENDED_BY = typing.get_args(EndedBy)
-SUMMARY_ENDED_BY = typing.get_args(SummaryEndedBy)
 PlayerKind = Literal["registered", "guest", "bot", "computer", "named"]
 AccountKind = Literal["registered", "guest", "bot", "computer"]
 Game = Literal["tavla", "long-nardy"]
@@ -329,7 +327,7 @@ class MatchSummary:
     score: list[int]
     to_act: Annotated[Who | None, "Who must act now."]
     winner: Annotated[int | None, "The seat that won the match."]
-    ended_by: SummaryEndedBy | None
+    ended_by: EndedBy | None
     version: int
     lobby: Lobby
     created_at: datetime

@@ -40,7 +40,7 @@ from matches.store.models import Match, MatchLobby, PlayerProfile
 from matches.store.plays import first_turn_of, plays_of
 from matches.store.replay import MatchView
 from matches.store.rows import stored_ratings
-from matches.store.streams import ended_by_word, status_of
+from matches.store.streams import status_of
 
 from . import shapes
 from .kept import by_identity
@@ -708,7 +708,7 @@ def match_summary(
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,
-        ended_by=ended_by_word(match.ended_by),  # type: ignore[arg-type]
+        ended_by=match.ended_by or None,  # type: ignore[arg-type]
         version=match.version,
         lobby=lobby_json(
             match,

@@ -60,7 +60,7 @@ logger = logging.getLogger(__name__)
 MAX_FOLLOW_UPS = 16  # rounds paired in one go at most (rounds of byes only follow each other)
 
 ENDED_BY = {
-    str(Match.EndedBy.POINTS): "played",
+    str(Match.EndedBy.BEAROFF): "played",
     str(Match.EndedBy.DROP): "played",
     str(Match.EndedBy.RESIGN): "resigned",
     str(Match.EndedBy.TIMEOUT): "timeout",

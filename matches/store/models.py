@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.rules import MAX_MATCH_LENGTH, Variant
+from games.rules import EndedBy as RulesEndedBy
 from matches.errors import EventsAreImmutable
 
 
@@ -44,13 +45,15 @@ class Match(models.Model):
         ABORTED = "aborted", "Aborted"
 
     class EndedBy(models.TextChoices):
+        """How the match ended: the rules' word (games.rules.EndedBy), as the state says it."""
+
         NOT_ENDED = "", "Not ended"
-        POINTS = "points", "Points"
-        RESIGN = "resign", "Resignation"
-        DROP = "drop", "Dropped double"
-        TIMEOUT = "timeout", "Time out"
-        FORFEIT = "forfeit", "Forfeit"
-        ABORT = "abort", "Aborted"
+        BEAROFF = RulesEndedBy.BEAROFF.value, "Borne off"
+        RESIGN = RulesEndedBy.RESIGN.value, "Resignation"
+        DROP = RulesEndedBy.DROP.value, "Dropped double"
+        TIMEOUT = RulesEndedBy.TIMEOUT.value, "Time out"
+        FORFEIT = RulesEndedBy.FORFEIT.value, "Forfeit"
+        ABORT = RulesEndedBy.ABORT.value, "Aborted"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
 

@@ -296,26 +296,6 @@ _NONE = object()  # a column the view before did not project (no state yet): wri
 _CLOCK_DEADLINE = MatchClock._meta.get_field("deadline")
 
 
-_ENDED_BY = {
-    EndedBy.BEAROFF: Match.EndedBy.POINTS,
-    EndedBy.DROP: Match.EndedBy.DROP,
-    EndedBy.RESIGN: Match.EndedBy.RESIGN,
-    EndedBy.TIMEOUT: Match.EndedBy.TIMEOUT,
-    EndedBy.FORFEIT: Match.EndedBy.FORFEIT,
-    EndedBy.ABORT: Match.EndedBy.ABORT,
-}
-
-
-_WORDS: dict[str, str] = {str(row): str(how) for how, row in _ENDED_BY.items()}
-
-
-def ended_by_word(column: str) -> str | None:
-    """How a match ended in the one word the API uses (the rules' `EndedBy`, as the state's
-    `ended_by` says it), from the Match row's column, which keeps `points` for a game played
-    out (a stored value, not a word the API sends); None while it has not ended."""
-    return _WORDS.get(column) if column else None
-
-
 def _write(match: Match, stored: list[StoredEvent], changed: dict[str, object]) -> None:
     """Insert the events and update the projection's changed columns. On PostgreSQL in one
     statement (the INSERT in a WITH clause runs to completion whatever the UPDATE reads): one
@@ -407,7 +387,7 @@ def projection_values(view: MatchView) -> dict[str, object]:
         values["score0"], values["score1"] = state.score
         values["turn"] = state.to_act
         values["winner"] = state.winner
-        values["ended_by"] = _ENDED_BY[state.ended_by] if state.ended_by else ""
+        values["ended_by"] = str(state.ended_by or "")  # the rules' word (Match.EndedBy)
         values["status"] = status_of(view)
     return values
 

@@ -3,6 +3,7 @@ with its result (winner, ended_by) and score, as "My matches" keeps them."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -11,6 +12,8 @@ from rest_framework.test import APIClient
 from matches import services
 from matches.api.authentication import issue_token
 from matches.store.dice import ScriptedDice
+from matches.store.models import Match
+from tests.api.conftest import Policy, create, play_out
 from tests.clock.test_store_clock import at
 
 CLOCK = {"delay": 2, "reserve": 3, "max_move": 4, "reconnect": 60}
@@ -43,3 +46,16 @@ def test_finished_matches_are_paged_newest_first_with_result_and_score(
         assert summary["status"] == "finished"
         assert (summary["winner"], summary["ended_by"]) == (1, "timeout")
         assert summary["score"] == [0, length]  # the match lost: the winner has its length
+
+
+@pytest.mark.django_db
+def test_a_match_played_out_says_bearoff_in_the_list_as_in_its_state(make_player: Any) -> None:
+    """One word for how a match ended: the list's `ended_by` is the state's (the rules'
+    `bearoff`, which the row called `points` before)."""
+    ana = make_player()
+    match_id = create(ana, mode="hotseat", length=1)["id"]
+    final = play_out(match_id, {0: ana, 1: ana}, Policy(random.Random(2)))
+    assert final["result"]["ended_by"] == "bearoff"
+    listed = ana.get("/matches", data={"status": "finished"}).json()["results"]
+    assert [(m["id"], m["ended_by"]) for m in listed] == [(match_id, "bearoff")]
+    assert Match.objects.get(pk=match_id).ended_by == "bearoff"

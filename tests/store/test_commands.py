@@ -864,7 +864,7 @@ def test_bearing_off_wins_single_gammon_or_backgammon(
     assert state.games == (GameResult(1, state.winner, points, kind, 1, EndedBy.BEAROFF),)  # type: ignore[arg-type]
     assert state.score[state.winner] == points  # type: ignore[index]
     row = table.row()
-    assert (row.status, row.ended_by, row.winner) == ("finished", "points", state.winner)
+    assert (row.status, row.ended_by, row.winner) == ("finished", "bearoff", state.winner)
     assert (row.score0 + row.score1, row.finished_at) == (points, table.events()[-1].at)
     assert table.types()[-1] == "moved"
 
