@@ -44,16 +44,14 @@ class ClockSettings:
         seconds, 0 or more (max_move more than 0). check=False reads a recorded clock as it
         is (replay never re-judges what was accepted when it was recorded)."""
         if not isinstance(data, dict):
-            raise InvalidSettings(
-                "clock", "a clock is {delay, reserve, max_move, reconnect} in whole seconds"
-            )
+            raise InvalidSettings.because("clock_object", "clock")
         values = {**SITE_CLOCK.to_json(), **data}
         if not check:
             return cls(**{name: values[name] for name in _FIELDS})
         unknown = set(data) - set(_FIELDS)
         if unknown:
             name = sorted(unknown)[0]
-            raise InvalidSettings(name, f"unknown clock field {name!r}")
+            raise InvalidSettings.because("clock_field", name, field=repr(name))
         for name in _FIELDS:
             value = values[name]
             if (
@@ -61,14 +59,14 @@ class ClockSettings:
                 or not isinstance(value, (int, float))
                 or not math.isfinite(value)
             ):
-                raise InvalidSettings(name, f"clock {name} must be a number of seconds")
+                raise InvalidSettings.because("clock_seconds", name, field=name)
             if value != int(value):
-                raise InvalidSettings(name, f"clock {name} must be whole seconds, not {value!r}")
+                raise InvalidSettings.because("clock_whole", name, field=name, value=value)
             if value < 0:
-                raise InvalidSettings(name, f"clock {name} must be 0 seconds or more")
+                raise InvalidSettings.because("clock_negative", name, field=name)
         clock = cls(**{name: int(values[name]) for name in _FIELDS})
         if clock.max_move <= 0:
-            raise InvalidSettings("max_move", "clock max_move must be more than 0 seconds")
+            raise InvalidSettings.because("clock_max_move", "max_move")
         return clock
 
     def to_json(self) -> dict[str, float]:

@@ -121,6 +121,101 @@ REFUSALS: dict[str, str] = {
     "double_before_roll": gettext_noop("you may double only before you roll"),
     "cube_at_max": gettext_noop("the cube is at its maximum of %(max)s"),
     "cube_owner": gettext_noop("only the player who owns the cube may redouble"),
+    # settings and the clock (match.py, games.py, clock.py)
+    "next_game_starter": gettext_noop("the next game starts with an opening roll or the winner"),
+    "no_such_game": gettext_noop("the games are %(games)s, not %(name)s"),
+    "clock_object": gettext_noop(
+        "a clock is {delay, reserve, max_move, reconnect} in whole seconds"
+    ),
+    "clock_field": gettext_noop("unknown clock field %(field)s"),
+    "clock_seconds": gettext_noop("clock %(field)s must be a number of seconds"),
+    "clock_whole": gettext_noop("clock %(field)s must be whole seconds, not %(value)s"),
+    "clock_negative": gettext_noop("clock %(field)s must be 0 seconds or more"),
+    "clock_max_move": gettext_noop("clock max_move must be more than 0 seconds"),
+    # positions (position.py, nardy.py)
+    "position_object": gettext_noop("a position is an object with board, bar and off"),
+    "nardy_position_object": gettext_noop("a long nardy position is an object with board and off"),
+    "position_field": gettext_noop("the position has no %(field)s"),
+    "position_list": gettext_noop("%(field)s must be a list of %(length)s integers"),
+    "position_integers": gettext_noop("%(field)s must hold integers only"),
+    "board_points": gettext_noop("the board has %(count)s points, not 24"),
+    "negative_counts": gettext_noop("bar and off counts cannot be negative"),
+    "checkers_on_roll": gettext_noop("the player on roll has %(count)s checkers, not 15"),
+    "checkers_opponent": gettext_noop("the opponent has %(count)s checkers, not 15"),
+    # gnubg Position IDs and Match IDs (gnubgid.py, match.py)
+    "nardy_no_ids": gettext_noop("gnubg has no long nardy: there is no Position ID or Match ID"),
+    "id_type": gettext_noop("a %(what)s is a string, not %(type)s"),
+    "id_length": gettext_noop("a %(what)s has %(length)s characters, not %(count)s: %(id)s"),
+    "id_character": gettext_noop(
+        "%(character)s is not a Base64 character (A-Z, a-z, 0-9, + or /) in %(id)s"
+    ),
+    "id_spare_bits": gettext_noop(
+        "the last character of %(what)s %(id)s is impossible (spare bits set)"
+    ),
+    "gnubg_board": gettext_noop("a gnubg board is two lists of 25 counts"),
+    "gnubg_counts_on_roll": gettext_noop("the player on roll has a negative or non-integer count"),
+    "gnubg_counts_waiting": gettext_noop(
+        "the player not on roll has a negative or non-integer count"
+    ),
+    "gnubg_checkers_on_roll": gettext_noop(
+        "the player on roll has %(count)s checkers, more than 15"
+    ),
+    "gnubg_checkers_waiting": gettext_noop(
+        "the player not on roll has %(count)s checkers, more than 15"
+    ),
+    "gnubg_point_both": gettext_noop(
+        "both players have checkers on point %(point)s (of the player on roll)"
+    ),
+    "gnubg_bars_closed": gettext_noop("both players are on the bar against closed home boards"),
+    "position_id_slots": gettext_noop("Position ID %(id)s has checkers past the last slot"),
+    "position_id_checkers": gettext_noop("Position ID %(id)s holds more than 30 checkers"),
+    "position_id_board": gettext_noop("Position ID %(id)s: %(problem)s"),
+    "id_cube_value": gettext_noop(
+        "the cube value must be a power of two from 1 to 32768, not %(value)s"
+    ),
+    "id_cube_owner": gettext_noop("the cube owner is None (centred), 0 or 1, not %(value)s"),
+    "id_player": gettext_noop("%(field)s is player 0 or 1, not %(value)s"),
+    "id_game_state": gettext_noop("unknown game state %(value)s"),
+    "id_resignation": gettext_noop("a resignation is 0 (none) to 3 (backgammon), not %(value)s"),
+    "id_dice": gettext_noop("dice are two numbers from 1 to 6 or None, not %(value)s"),
+    "id_match_length": gettext_noop("the match length must be 0 to 32767, not %(value)s"),
+    "id_score": gettext_noop("the score is two numbers from 0 to 32767, not %(value)s"),
+    "match_id_owner": gettext_noop("Match ID %(id)s: cube owner bits are 10, which means nothing"),
+    "match_id_state": gettext_noop("Match ID %(id)s: unknown game state %(state)s"),
+    "match_id_die": gettext_noop("Match ID %(id)s: a die shows %(die)s"),
+    "match_id_one_die": gettext_noop("Match ID %(id)s: one die is rolled and the other is not"),
+    "match_id_crawford": gettext_noop("Match ID %(id)s: a Crawford game in money play"),
+    # .mat files (matfile.py; the API's import)
+    "mat_encoding": gettext_noop("the file is not UTF-8 text"),
+    "mat_not_replayable": gettext_noop("the file cannot be replayed: %(problem)s"),
+    "mat_tavla_only": gettext_noop(".mat files hold tavla matches (gnubg has no long nardy)"),
+    "mat_no_length": gettext_noop("no 'N point match' line"),
+    "mat_no_games": gettext_noop("the file has no games"),
+    "mat_row_first": gettext_noop("line %(line)s: a move row before any 'Game' line"),
+    "mat_wins_first": gettext_noop("line %(line)s: 'Wins' before any 'Game' line"),
+    "mat_unreadable": gettext_noop("line %(line)s: cannot read %(text)s"),
+    "mat_game_refused": gettext_noop("game %(game)s: %(problem)s"),
+    "mat_move_refused": gettext_noop("game %(game)s, move %(row)s: %(problem)s"),
+    "mat_play_refused": gettext_noop(
+        "game %(game)s, move %(row)s: %(dice)s: %(play)s: %(problem)s"
+    ),
+    "mat_no_play_refused": gettext_noop(
+        "game %(game)s, move %(row)s: %(dice)s: (no move): %(problem)s"
+    ),
+    "mat_match_over": gettext_noop("game %(game)s: the match was already over"),
+    "mat_score": gettext_noop(
+        "game %(game)s: the file says the score is %(written)s, the games before make it %(found)s"
+    ),
+    "mat_no_dice": gettext_noop("game %(game)s, move %(row)s: no dice"),
+    "mat_opening_double": gettext_noop("game %(game)s, move %(row)s: the opening roll is a double"),
+    "mat_no_result": gettext_noop("game %(game)s: the game has no result"),
+    "mat_result": gettext_noop(
+        "game %(game)s: the file says player %(player)s wins %(points)s, the rules give player"
+        " %(winner)s %(given)s"
+    ),
+    "mat_cube_points": gettext_noop(
+        "game %(game)s: %(points)s points cannot be won at cube %(cube)s"
+    ),
 }
 """Every reason a player is refused, by its stable code: the English sentence with the values
 it names. The codes are the API's `detail.rule`; never rename one."""
@@ -145,7 +240,8 @@ class RulesError(ValueError):
     def because(cls, reason: str, /, *args: object, **params: object) -> Self:
         """The error for a reason of `REFUSALS` with its values (`args`: the class's own
         leading arguments, e.g. InvalidSettings' field). A value whose name is a keyword
-        (`from`) is given as `**{"from": ...}`."""
+        (`from`) is given as `**{"from": ...}`. A value may be another refusal (`problem`:
+        why a .mat file or a Position ID is refused), said in the reader's language too."""
         error = cls(*args, REFUSALS[reason] % params)
         error.reason = reason
         error.params = params

@@ -26,7 +26,9 @@ def find_game(name: Variant | str) -> Game:
         return GAMES[Variant(name)]
     except ValueError:
         names = ", ".join(v.value for v in Variant)
-        raise InvalidSettings("game", f"the games are {names}, not {name!r}") from None
+        raise InvalidSettings.because(
+            "no_such_game", "game", games=names, name=repr(name)
+        ) from None
 
 
 def game_of(what: Variant | str | Position | Game) -> Game:

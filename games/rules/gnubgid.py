@@ -94,17 +94,19 @@ def _encode(key: int, n_bits: int, n_chars: int) -> str:
 def _decode(text: object, n_bits: int, n_chars: int, what: str) -> int:
     """The key (an int whose bit k is bit k of the bit string) of an ID; InvalidId if bad."""
     if not isinstance(text, str):
-        raise InvalidId(f"a {what} is a string, not {type(text).__name__}")
+        raise InvalidId.because("id_type", what=what, type=type(text).__name__)
     if len(text) != n_chars:
-        raise InvalidId(f"a {what} has {n_chars} characters, not {len(text)}: {text!r}")
+        raise InvalidId.because(
+            "id_length", what=what, length=n_chars, count=len(text), id=repr(text)
+        )
     stream = 0
     for c in text:
         if c not in _VALUE:
-            raise InvalidId(f"{c!r} is not a Base64 character (A-Z, a-z, 0-9, + or /) in {text!r}")
+            raise InvalidId.because("id_character", character=repr(c), id=repr(text))
         stream = (stream << 6) | _VALUE[c]
     spare = n_chars * 6 - n_bits
     if stream & ((1 << spare) - 1):
-        raise InvalidId(f"the last character of {what} {text!r} is impossible (spare bits set)")
+        raise InvalidId.because("id_spare_bits", what=what, id=repr(text))
     data = (stream >> spare).to_bytes(n_bits // 8, "big")
     return int.from_bytes(data, "little")
 
@@ -131,18 +133,21 @@ def position_from_gnubg_board(
     """
     theirs, mine = (list(side) for side in anboard)
     if len(theirs) != _SLOTS or len(mine) != _SLOTS:
-        raise InvalidId("a gnubg board is two lists of 25 counts")
-    for side, name in ((theirs, "player not on roll"), (mine, "player on roll")):
+        raise InvalidId.because("gnubg_board")
+    for side, counts, checkers in (
+        (theirs, "gnubg_counts_waiting", "gnubg_checkers_waiting"),
+        (mine, "gnubg_counts_on_roll", "gnubg_checkers_on_roll"),
+    ):
         if any(not isinstance(n, int) or n < 0 for n in side):
-            raise InvalidId(f"the {name} has a negative or non-integer count")
+            raise InvalidId.because(counts)
         if sum(side) > CHECKERS:
-            raise InvalidId(f"the {name} has {sum(side)} checkers, more than 15")
+            raise InvalidId.because(checkers, count=sum(side))
     board = [0] * POINTS
     for i in range(POINTS):
         mine_here = mine[i]
         theirs_here = theirs[POINTS - 1 - i]
         if mine_here and theirs_here:
-            raise InvalidId(f"both players have checkers on point {i + 1} (of the player on roll)")
+            raise InvalidId.because("gnubg_point_both", point=i + 1)
         board[i] = mine_here - theirs_here
     if (
         mine[24]
@@ -150,7 +155,7 @@ def position_from_gnubg_board(
         and all(m >= 2 for m in mine[:6])
         and all(t >= 2 for t in theirs[:6])
     ):
-        raise InvalidId("both players are on the bar against closed home boards")
+        raise InvalidId.because("gnubg_bars_closed")
     return Position(
         tuple(board),
         (mine[24], theirs[24]),
@@ -227,22 +232,17 @@ def position_from_id(pid: str) -> Position:
         slot = len(sides[0]) + len(sides[1])
         if key >> bit & 1:
             if slot == 2 * _SLOTS:
-                raise InvalidId(f"Position ID {pid!r} has checkers past the last slot")
+                raise InvalidId.because("position_id_slots", id=repr(pid))
             count += 1
         elif slot < 2 * _SLOTS:
             sides[0 if slot < _SLOTS else 1].append(count)
             count = 0
     if len(sides[1]) < _SLOTS:
-        raise InvalidId(f"Position ID {pid!r} holds more than 30 checkers")
-    for side, name in ((sides[0], "player not on roll"), (sides[1], "player on roll")):
-        if sum(side) > CHECKERS:
-            raise InvalidId(
-                f"in Position ID {pid!r} the {name} has {sum(side)} checkers, more than 15"
-            )
+        raise InvalidId.because("position_id_checkers", id=repr(pid))
     try:
         return position_from_gnubg_board((tuple(sides[0]), tuple(sides[1])))
     except InvalidId as exc:
-        raise InvalidId(f"Position ID {pid!r}: {exc}") from None
+        raise InvalidId.because("position_id_board", id=repr(pid), problem=exc) from None
 
 
 # -- Match ID --------------------------------------------------------------------------------
@@ -297,33 +297,31 @@ class MatchId:
     def __post_init__(self) -> None:
         cube = self.cube_value
         if not isinstance(cube, int) or cube < 1 or cube > 1 << 15 or cube & (cube - 1):
-            raise InvalidId(f"the cube value must be a power of two from 1 to 32768, not {cube!r}")
+            raise InvalidId.because("id_cube_value", value=repr(cube))
         if self.cube_owner not in (None, 0, 1):
-            raise InvalidId(f"the cube owner is None (centred), 0 or 1, not {self.cube_owner!r}")
+            raise InvalidId.because("id_cube_owner", value=repr(self.cube_owner))
         for name in ("player_on_roll", "turn"):
             if getattr(self, name) not in (0, 1):
-                raise InvalidId(f"{name} is player 0 or 1, not {getattr(self, name)!r}")
+                raise InvalidId.because("id_player", field=name, value=repr(getattr(self, name)))
         try:
             state = GameState(self.game_state)
         except ValueError:
-            raise InvalidId(f"unknown game state {self.game_state!r}") from None
+            raise InvalidId.because("id_game_state", value=repr(self.game_state)) from None
         object.__setattr__(self, "game_state", state)
         if self.resignation not in (0, 1, 2, 3):
-            raise InvalidId(
-                f"a resignation is 0 (none) to 3 (backgammon), not {self.resignation!r}"
-            )
+            raise InvalidId.because("id_resignation", value=repr(self.resignation))
         if self.dice is not None:
             if len(self.dice) != 2 or not all(
                 isinstance(d, int) and 1 <= d <= 6 for d in self.dice
             ):
-                raise InvalidId(f"dice are two numbers from 1 to 6 or None, not {self.dice!r}")
+                raise InvalidId.because("id_dice", value=repr(self.dice))
             object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
         if not isinstance(self.match_length, int) or not 0 <= self.match_length <= _FIELD_MAX:
-            raise InvalidId(f"the match length must be 0 to 32767, not {self.match_length!r}")
+            raise InvalidId.because("id_match_length", value=repr(self.match_length))
         if len(self.score) != 2 or not all(
             isinstance(s, int) and 0 <= s <= _FIELD_MAX for s in self.score
         ):
-            raise InvalidId(f"the score is two numbers from 0 to 32767, not {self.score!r}")
+            raise InvalidId.because("id_score", value=repr(self.score))
         object.__setattr__(self, "score", (self.score[0], self.score[1]))
         for flag in ("crawford", "double_offered", "jacoby"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
@@ -396,20 +394,20 @@ def match_id_decode(s: str) -> MatchId:
 
     owner = get(_OWNER)
     if owner == 2:
-        raise InvalidId(f"Match ID {s!r}: cube owner bits are 10, which means nothing")
+        raise InvalidId.because("match_id_owner", id=repr(s))
     state = get(_STATE)
     if state > max(GameState):
-        raise InvalidId(f"Match ID {s!r}: unknown game state {state}")
+        raise InvalidId.because("match_id_state", id=repr(s), state=state)
     die1, die2 = get(_DIE1), get(_DIE2)
     if die1 > 6 or die2 > 6:
-        raise InvalidId(f"Match ID {s!r}: a die shows {max(die1, die2)}")
+        raise InvalidId.because("match_id_die", id=repr(s), die=max(die1, die2))
     if bool(die1) != bool(die2):
-        raise InvalidId(f"Match ID {s!r}: one die is rolled and the other is not")
+        raise InvalidId.because("match_id_one_die", id=repr(s))
     length = get(_LENGTH)
     score = (get(_SCORE0), get(_SCORE1))
     crawford = bool(get(_CRAWFORD))
     if length == 0 and crawford:
-        raise InvalidId(f"Match ID {s!r}: a Crawford game in money play")
+        raise InvalidId.because("match_id_crawford", id=repr(s))
     return MatchId(
         cube_value=1 << get(_CUBE),
         cube_owner=None if owner == 3 else owner,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import assert_never
 
 from .board import Play, Step, apply_steps
 from .dice import Dice
@@ -100,9 +101,7 @@ class MatchSettings:
         """Raise InvalidSettings (naming the field) unless these settings are allowed."""
         game = find_game(self.game)  # InvalidSettings("game", ...) for an unknown game
         if self.next_game_starter not in tuple(Starter):
-            raise InvalidSettings(
-                "next_game_starter", "the next game starts with an opening roll or the winner"
-            )
+            raise InvalidSettings.because("next_game_starter", "next_game_starter")
         if not game.has_cube:
             if self.cube:
                 raise InvalidSettings.because(game.no_cube_reason, "cube")
@@ -356,7 +355,7 @@ class MatchState:
         """
         s = self.settings
         if not self.game.has_gnubg_ids:
-            raise InvalidId("gnubg has no long nardy: there is no Position ID or Match ID")
+            raise InvalidId.because("nardy_no_ids")
         resignation = 0
         dice = self.dice
         if self.phase == Phase.OPENING:
@@ -520,7 +519,7 @@ def _apply_fact(state: MatchState, action: Action, after: Position | None) -> Ma
             return _lose_match(state, action)
         case Abort():  # the board stays as it was, with whoever was on turn
             return replace(_over(state, None, EndedBy.ABORT), turn=state.turn, dice=state.dice)
-    raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
+    assert_never(action)  # every Action is a case above (mypy checks)
 
 
 def replay(settings: MatchSettings, actions: list[Action]) -> MatchState:

@@ -92,7 +92,7 @@ def parse_mat(text: str) -> MatFile:
             games[-1].score = (int(m.group(2)), int(m.group(4)))
         elif m := _ROW.match(line):
             if not games:
-                raise InvalidMatchFile(f"line {n}: a move row before any 'Game' line")
+                raise InvalidMatchFile.because("mat_row_first", line=n)
             row = int(m.group(1))
             start = m.start(2)
             for found in _ENTRY.finditer(line, start):
@@ -100,15 +100,15 @@ def parse_mat(text: str) -> MatFile:
                 games[-1].entries.append(_entry(player, line[found.start() :], row, n))
         elif stripped.startswith("Wins"):
             if not games:
-                raise InvalidMatchFile(f"line {n}: 'Wins' before any 'Game' line")
+                raise InvalidMatchFile.because("mat_wins_first", line=n)
             player = 0 if len(line) - len(line.lstrip()) < LEFT_ENDS else 1
             games[-1].entries.append(_entry(player, stripped, 0, n))
         else:
-            raise InvalidMatchFile(f"line {n}: cannot read {stripped!r}")
+            raise InvalidMatchFile.because("mat_unreadable", line=n, text=repr(stripped))
     if length is None:
-        raise InvalidMatchFile("no 'N point match' line")
+        raise InvalidMatchFile.because("mat_no_length")
     if not games:
-        raise InvalidMatchFile("the file has no games")
+        raise InvalidMatchFile.because("mat_no_games")
     return MatFile(length, names or ("Player 1", "Player 2"), games)
 
 
@@ -124,8 +124,8 @@ def _entry(player: int, text: str, row: int, line: int) -> Entry:
     number = int(re.findall(r"\d+", head)[0]) if re.search(r"\d", head) else 0
     kind = {"D": "double", "T": "take", "Dr": "drop", "W": "win"}
     key = "Dr" if head.startswith("Dr") else head[0]
-    if key not in kind:
-        raise InvalidMatchFile(f"line {line}: cannot read {head!r}")  # pragma: no cover
+    if key not in kind:  # pragma: no cover - _ENTRY reads only these
+        raise InvalidMatchFile.because("mat_unreadable", line=line, text=repr(head))
     return Entry(player, kind[key], number=number, row=row)
 
 
@@ -139,7 +139,7 @@ def mat_actions(
     """
     settings = settings or MatchSettings(length=mat.length, cube=mat.has_cube, crawford=True)
     if not settings.rules.has_bar:
-        raise InvalidMatchFile(".mat files hold tavla matches (gnubg has no long nardy)")
+        raise InvalidMatchFile.because("mat_tavla_only")
     state = MatchState.new(settings)
     actions: list[Action] = []
 
@@ -148,29 +148,34 @@ def mat_actions(
         try:
             state = apply(state, action)
         except RulesError as exc:
-            where = f"game {game}, move {row}" if row else f"game {game}"
-            raise InvalidMatchFile(f"{where}: {exc}") from None
+            if row:
+                raise InvalidMatchFile.because(
+                    "mat_move_refused", game=game, row=row, problem=exc
+                ) from None
+            raise InvalidMatchFile.because("mat_game_refused", game=game, problem=exc) from None
         actions.append(action)
 
     for game in mat.games:
         if state.is_over:
-            raise InvalidMatchFile(f"game {game.number}: the match was already over")
+            raise InvalidMatchFile.because("mat_match_over", game=game.number)
         if state.score != game.score:
-            raise InvalidMatchFile(
-                f"game {game.number}: the file says the score is {game.score[0]}-{game.score[1]},"
-                f" the games before make it {state.score[0]}-{state.score[1]}"
+            raise InvalidMatchFile.because(
+                "mat_score",
+                game=game.number,
+                written=f"{game.score[0]}-{game.score[1]}",
+                found=f"{state.score[0]}-{state.score[1]}",
             )
         started = False
         resigned_roll = _resigned_after_rolling(game)
         for entry in game.entries:
             if entry.kind == "move":
                 if entry.dice is None:  # pragma: no cover - _entry always reads the dice
-                    raise InvalidMatchFile(f"game {game.number}, move {entry.row}: no dice")
+                    raise InvalidMatchFile.because("mat_no_dice", game=game.number, row=entry.row)
                 if not started:
                     high, low = entry.dice.high, entry.dice.low
                     if high == low:
-                        raise InvalidMatchFile(
-                            f"game {game.number}, move {entry.row}: the opening roll is a double"
+                        raise InvalidMatchFile.because(
+                            "mat_opening_double", game=game.number, row=entry.row
                         )
                     die0, die1 = (high, low) if entry.player == 0 else (low, high)
                     do(OpeningRoll(die0, die1), game.number, entry.row)
@@ -182,9 +187,13 @@ def mat_actions(
                 try:
                     play = play_for(state, entry.play)
                 except RulesError as exc:
-                    raise InvalidMatchFile(
-                        f"game {game.number}, move {entry.row}: {entry.dice.high}{entry.dice.low}:"
-                        f" {entry.play or '(no move)'}: {exc}"
+                    raise InvalidMatchFile.because(
+                        "mat_play_refused" if entry.play else "mat_no_play_refused",
+                        game=game.number,
+                        row=entry.row,
+                        dice=f"{entry.dice.high}{entry.dice.low}",
+                        play=entry.play,
+                        problem=exc,
                     ) from None
                 do(Move(entry.player, play.steps), game.number, entry.row)
             elif entry.kind == "double":
@@ -197,7 +206,7 @@ def mat_actions(
             elif entry.kind == "win":
                 _finish(state, entry, game.number, do)
         if len(state.games) < game.number:
-            raise InvalidMatchFile(f"game {game.number}: the game has no result")
+            raise InvalidMatchFile.because("mat_no_result", game=game.number)
     return settings, actions
 
 
@@ -220,15 +229,19 @@ def _finish(
     if len(state.games) >= game:
         result = state.games[game - 1]
         if (result.winner, result.points) != (entry.player, entry.number):
-            raise InvalidMatchFile(
-                f"game {game}: the file says player {entry.player + 1} wins {entry.number},"
-                f" the rules give player {result.winner + 1} {result.points}"
+            raise InvalidMatchFile.because(
+                "mat_result",
+                game=game,
+                player=entry.player + 1,
+                points=entry.number,
+                winner=result.winner + 1,
+                given=result.points,
             )
         return
     loser = 1 - entry.player
     if entry.number % state.cube or not 1 <= entry.number // state.cube <= 3:
-        raise InvalidMatchFile(
-            f"game {game}: {entry.number} points cannot be won at cube {state.cube}"
+        raise InvalidMatchFile.because(
+            "mat_cube_points", game=game, points=entry.number, cube=state.cube
         )
     value = entry.number // state.cube
     do(Resign(loser, value), game, 0)
@@ -248,7 +261,7 @@ def export_mat(
 
     Tavla only: gnubg has no long nardy (InvalidMatchFile)."""
     if not settings.rules.has_bar:
-        raise InvalidMatchFile(".mat files hold tavla matches (gnubg has no long nardy)")
+        raise InvalidMatchFile.because("mat_tavla_only")
     state = MatchState.new(settings, check=False)
     out: list[str] = [f'; [{k} "{v}"]' for k, v in (header or {}).items()]
     out += ["", f" {settings.length} point match", ""]

@@ -122,14 +122,14 @@ class NardyPosition(Position):
     def from_json(cls, data: Any) -> NardyPosition:
         """Build and check a position from `{"board": [24], "off": [2]}` (no bar)."""
         if not isinstance(data, dict):
-            raise InvalidPosition("a long nardy position is an object with board and off")
+            raise InvalidPosition.because("nardy_position_object")
         if "bar" in data and data["bar"] not in ([0, 0], (0, 0)):
-            raise InvalidPosition("long nardy has no bar")
+            raise InvalidPosition.because("nardy_no_bar")
         try:
             board = tuple(_ints(data["board"], 24, "board"))
             off = tuple(_ints(data.get("off", [0, 0]), 2, "off"))
         except KeyError as exc:
-            raise InvalidPosition(f"the position has no {exc.args[0]}") from None
+            raise InvalidPosition.because("position_field", field=exc.args[0]) from None
         position = cls(board, (0, 0), (off[0], off[1]))
         position.check()
         return position
@@ -137,7 +137,7 @@ class NardyPosition(Position):
     def check(self) -> None:
         """Raise InvalidPosition unless each side has exactly 15 checkers and no bar."""
         if self.bar != (0, 0):
-            raise InvalidPosition("long nardy has no bar")
+            raise InvalidPosition.because("nardy_no_bar")
         Position.check(self)
 
 

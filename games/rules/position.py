@@ -80,13 +80,13 @@ class Position:
     def from_json(cls, data: Any) -> Position:
         """Build and check a position from `{"board": [24], "bar": [2], "off": [2]}`."""
         if not isinstance(data, dict):
-            raise InvalidPosition("a position is an object with board, bar and off")
+            raise InvalidPosition.because("position_object")
         try:
             board = tuple(_ints(data["board"], 24, "board"))
             bar = tuple(_ints(data.get("bar", [0, 0]), 2, "bar"))
             off = tuple(_ints(data.get("off", [0, 0]), 2, "off"))
         except KeyError as exc:
-            raise InvalidPosition(f"the position has no {exc.args[0]}") from None
+            raise InvalidPosition.because("position_field", field=exc.args[0]) from None
         position = cls(board, (bar[0], bar[1]), (off[0], off[1]))
         position.check()
         return position
@@ -94,14 +94,14 @@ class Position:
     def check(self) -> None:
         """Raise InvalidPosition unless each side has exactly 15 checkers and counts are sane."""
         if len(self.board) != POINTS:
-            raise InvalidPosition(f"the board has {len(self.board)} points, not 24")
+            raise InvalidPosition.because("board_points", count=len(self.board))
         if min(self.bar) < 0 or min(self.off) < 0:
-            raise InvalidPosition("bar and off counts cannot be negative")
+            raise InvalidPosition.because("negative_counts")
         mine = sum(n for n in self.board if n > 0) + self.bar[0] + self.off[0]
         theirs = -sum(n for n in self.board if n < 0) + self.bar[1] + self.off[1]
-        for who, count in (("the player on roll", mine), ("the opponent", theirs)):
+        for reason, count in (("checkers_on_roll", mine), ("checkers_opponent", theirs)):
             if count != CHECKERS:
-                raise InvalidPosition(f"{who} has {count} checkers, not 15")
+                raise InvalidPosition.because(reason, count=count)
 
 
 P = TypeVar("P", bound=Position)
@@ -130,7 +130,7 @@ def make_position(
 
 def _ints(value: Any, length: int, name: str) -> list[int]:
     if not isinstance(value, list) or len(value) != length:
-        raise InvalidPosition(f"{name} must be a list of {length} integers")
+        raise InvalidPosition.because("position_list", field=name, length=length)
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-        raise InvalidPosition(f"{name} must hold integers only")
+        raise InvalidPosition.because("position_integers", field=name)
     return value

@@ -8,6 +8,7 @@ an IllegalPlay with its reason and values (errors.REFUSALS).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from itertools import permutations
 
 from .board import Board, Key, Play, Step, apply_step, can_finish, die_steps, to_array, undo_step
@@ -18,8 +19,13 @@ from .notation import CheckerMove, moves_from_pairs, parse_moves, point_name
 from .position import BAR, OFF, Position
 from .variant import Game
 
-_NO_ROUTE = IllegalPlay("these dice do not carry the checker there")
-"""A marker: this order of dice does not fit the move (never raised)."""
+
+class _Marker(Enum):
+    NO_ROUTE = "these dice do not carry the checker there"
+
+
+_NO_ROUTE = _Marker.NO_ROUTE
+"""A marker, not a refusal: this order of dice does not fit the move."""
 
 
 def resolve_play(
@@ -131,7 +137,7 @@ def _route(
                 continue
             route: list[tuple[int, int, int]] = []
             at = move.frm
-            problem: IllegalPlay | None = None
+            problem: IllegalPlay | _Marker | None = None
             nb = list(b)
             for i, die in enumerate(order):
                 last = i == len(order) - 1

@@ -36,7 +36,11 @@ class Error:
 
     code: Annotated[str, "Stable machine code (the table is in the description)."]
     message: Annotated[str, "A sentence a player understands, in his language."]
-    detail: Annotated[Any | None, "Context; null when none."]
+    detail: Annotated[
+        Any | None,
+        "Context; null when none. A refusal of the rules names its stable reason code in"
+        " `rule` (e.g. `point_closed`).",
+    ]
 
 
 @dataclass(frozen=True, slots=True)

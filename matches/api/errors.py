@@ -8,7 +8,8 @@ Every error is JSON `{"code": ..., "message": ..., "detail": ...}`:
   checkers"), in his language (Accept-Language: English, Serbian Latin, Turkish; see
   matches/api/messages.py);
 - `detail` is machine-readable context or null: field errors of a malformed request, the
-  current version of a conflict, the rules engine's reason for an illegal play.
+  current version of a conflict, the rules engine's reason for an illegal play; every
+  refusal of the rules names its reason code in `detail.rule`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from games.rules import InvalidSettings, RulesError
 from matches.errors import StoreError, VersionConflict
 from matches.tournaments.refusals import InvalidTournamentSettings, TournamentRefused
 
-from .messages import TEMPLATES, reason_of, say, sentence
+from .messages import TEMPLATES, say, sentence
 
 # code -> (HTTP status, what it means). The schema documents these; tests check each is used
 # with its status.
@@ -243,7 +244,8 @@ def error_response(exc: Exception) -> Response | None:
         return Response(error_body(exc.code, message, exc.extra), status=exc.status_code)
     if isinstance(exc, InvalidSettings):  # a setting the rules refuse: that field is wrong
         message = gettext(_MESSAGES["invalid_request"])
-        return Response(error_body("invalid_request", message, {exc.field: [say(exc)]}), 400)
+        detail = {exc.field: [say(exc)], **_rule(exc)}
+        return Response(error_body("invalid_request", message, detail), 400)
     if isinstance(exc, InvalidTournamentSettings):  # that field is wrong
         message = gettext(_MESSAGES["invalid_request"])
         detail = {exc.field: [sentence(say(exc))], "reason": exc.reason}
@@ -255,10 +257,9 @@ def error_response(exc: Exception) -> Response | None:
         code = exc.code if exc.code in ERRORS else "rules_error"
         reason = say(exc)
         if code in ("illegal_play", "illegal_action", "not_your_turn"):
-            detail = {"reason": reason}
-            explained = reason_of(exc)
-            if explained is not None:
-                detail["rule"] = explained[0]
+            detail = {"reason": reason, **_rule(exc)}
+        else:
+            detail = _rule(exc) or None
         return Response(error_body(code, sentence(reason), detail), status=ERRORS[code][0])
     if isinstance(exc, VersionConflict):
         detail = {"current_version": exc.current_version, "expected_version": exc.expected}
@@ -296,6 +297,11 @@ def error_response(exc: Exception) -> Response | None:
             detail = {"reason": str(exc.detail)}
         return Response(error_body(code, message, detail), status=exc.status_code, headers=headers)
     return None
+
+
+def _rule(exc: RulesError) -> dict[str, str]:
+    """`detail.rule`: the reason code of a refusal of the rules, if it has one."""
+    return {"rule": exc.reason} if exc.reason else {}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

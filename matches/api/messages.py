@@ -46,6 +46,8 @@ TEMPLATES: dict[str, str] = {
     "trailing_slash": N_(
         "There is nothing at %(path)s: API paths have no trailing slash (%(without)s)."
     ),
+    "staff_create_tournaments": N_("Only staff create tournaments."),
+    "staff_enter_computer": N_("Only staff enter the computer."),
 }
 
 # The verbs the rules put into `%(what)s`, said to the player ("your") or of his opponent.
@@ -73,7 +75,10 @@ def reason_of(exc: Any) -> tuple[str, dict[str, str]] | None:
 
 def shown(key: str, value: Any) -> str:
     """A value as the reader's language writes it: a time in its short date and time format
-    (UTC, so named), an `until` of None as "further notice" (matches/errors.py `english`)."""
+    (UTC, so named), an `until` of None as "further notice" (matches/errors.py `english`), a
+    refusal within a refusal (why a .mat file is refused) said from its own reason."""
+    if isinstance(value, Exception):
+        return say(value)
     if isinstance(value, datetime):
         if (get_language() or "en").startswith("en"):
             return str(english_value(key, value))  # unambiguous where m/d and d/m both live

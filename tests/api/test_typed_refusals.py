@@ -7,13 +7,29 @@ recognised as a refusal."""
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
+import polib
 import pytest
 from django.utils import translation
 
-from games.rules import REFUSALS, IllegalAction, IllegalPlay, InvalidSettings
+from games.rules import (
+    REFUSALS,
+    ClockSettings,
+    Dice,
+    IllegalAction,
+    IllegalPlay,
+    InvalidMatchFile,
+    InvalidSettings,
+    Position,
+    RulesError,
+    mat_actions,
+    match_id_decode,
+    parse_mat,
+)
 from matches import errors as store
 from matches.api import messages
 from matches.api.errors import ApiError, error_response
@@ -75,6 +91,58 @@ def test_an_api_error_with_values_is_said_from_its_reason() -> None:
     assert response.data["message"] == "There is no player called zoe."
 
 
+MAT_WITH_A_CLOSED_POINT = """ 1 point match
+
+ Game 1
+ ana : 0                              zoe : 0
+  1) 51: 24/19 6/5
+"""
+
+
+def test_a_refusal_within_a_refusal_is_said_in_the_readers_language() -> None:
+    with pytest.raises(InvalidMatchFile) as caught:
+        mat_actions(parse_mat(MAT_WITH_A_CLOSED_POINT))
+    exc = caught.value
+    assert (exc.reason, exc.params["problem"].reason) == ("mat_play_refused", "point_closed")
+    closed = "point 19 is closed by 5 of your opponent's checkers"
+    assert str(exc) == f"game 1, move 1: 51: 24/19 6/5: {closed}"
+    with translation.override("tr"):
+        kapali = "19 numaralı hane rakibinizin 5 pulu ile kapalı"  # noqa: RUF001
+        assert messages.say(exc) == f"oyun 1, hamle 1: 51: 24/19 6/5: {kapali}"
+
+
+def _refusal(attempt: Callable[[], object]) -> RulesError:
+    with pytest.raises(RulesError) as caught:
+        attempt()
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("attempt", "code", "rule"),
+    [
+        (lambda: Position.from_json({"board": [0] * 24}), "invalid_position", "checkers_on_roll"),
+        (lambda: match_id_decode("cAmlAAAAAAA"), "invalid_id", "id_length"),
+        (lambda: parse_mat("Game 1"), "invalid_match_file", "mat_no_length"),
+        (lambda: Dice.parse("7"), "invalid_dice", "unreadable_dice"),
+    ],
+)
+def test_every_refusal_of_the_rules_names_its_rule(
+    attempt: Callable[[], object], code: str, rule: str
+) -> None:
+    response = error_response(_refusal(attempt))
+    assert response is not None and response.data["code"] == code
+    assert response.data["detail"] == {"rule": rule}
+
+
+def test_a_setting_the_rules_refuse_names_its_field_and_its_rule() -> None:
+    response = error_response(_refusal(lambda: ClockSettings.from_json({"max_move": 0})))
+    assert response is not None and response.data["code"] == "invalid_request"
+    assert response.data["detail"] == {
+        "max_move": ["clock max_move must be more than 0 seconds"],
+        "rule": "clock_max_move",
+    }
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -101,30 +169,127 @@ def test_every_refusal_has_its_template_and_no_code_is_two_sentences() -> None:
     assert "import re" not in source and "_STORE_PATTERNS" not in source
 
 
-def _sentence_raises(path: Path) -> list[str]:
-    """`raise Error("...")` / `raise Error(f"...")`: a refusal given as a bare sentence."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
-            continue
-        name = ast.unparse(node.exc.func)
-        if name.endswith(("because", "refused")):
-            continue  # a reason code and its values
-        if name.endswith("Error") and not name.endswith("StoreError"):
-            continue  # programming errors (ValueError, RuntimeError, ...): never a refusal
-        if any(
-            isinstance(a, ast.JoinedStr) or (isinstance(a, ast.Constant) and " " in str(a.value))
-            for a in node.exc.args
+SCANNED = (
+    "games/rules",
+    "matches/store",
+    "matches/api",
+    "matches/tournaments",
+    "matches/services",
+    "matches/interop",
+    "matches/errors.py",
+)
+REFUSAL_BASES = {"RulesError", "StoreError", "ApiError", "TournamentRefused"}
+NOT_REFUSALS = {"EventsAreImmutable"}  # the store's guard against a bug (a 500), no refusal
+
+
+def _scanned() -> list[Path]:
+    paths: list[Path] = []
+    for name in SCANNED:
+        path = ROOT / name
+        paths += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return paths
+
+
+def _refusal_classes(paths: list[Path]) -> set[str]:
+    """The refusal classes: the bases and every class defined on one of them, by name (a
+    ValueError or a RuntimeError is a programming error, never a refusal)."""
+    classes = [
+        node
+        for path in paths
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef)
+    ]
+    found = set(REFUSAL_BASES)
+    while new := {
+        c.name
+        for c in classes
+        if c.name not in found and any(ast.unparse(b).split(".")[-1] in found for b in c.bases)
+    }:
+        found |= new
+    return found - NOT_REFUSALS
+
+
+def _translated() -> set[str]:
+    """The msgids every language translates."""
+    catalogs = sorted((ROOT / "matches" / "locale").glob("*/LC_MESSAGES/django.po"))
+    return set.intersection(
+        *({e.msgid for e in polib.pofile(str(p)) if e.msgstr} for p in catalogs)
+    )
+
+
+def _fixed_text(arg: ast.expr, path: Path) -> str | None:
+    """The text of a fixed sentence: a string, or an f-string of its module's constants."""
+    if isinstance(arg, ast.Constant):
+        return str(arg.value)
+    if not isinstance(arg, ast.JoinedStr):
+        return None
+    parts = []
+    for part in arg.values:
+        if isinstance(part, ast.Constant):
+            parts.append(str(part.value))
+        elif (
+            isinstance(part, ast.FormattedValue)
+            and isinstance(part.value, ast.Name)
+            and part.value.id.isupper()
+            and part.conversion == -1
+            and part.format_spec is None
         ):
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node.exc)}")
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            parts.append(str(getattr(importlib.import_module(module), part.value.id)))
+        else:
+            return None
+    return "".join(parts)
+
+
+def _sentence_refusals(paths: list[Path], refusals: set[str], translated: set[str]) -> list[str]:
+    """Refusals made from a bare sentence, raised or kept (`IllegalPlay("...")`,
+    `MatchFull(f"...")`): a refusal is made `because` a reason (or `refused(...)`). An
+    ApiError may say a fixed sentence of the API, its own msgid, when it is translated."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = ast.unparse(node.func).split(".")[-1]
+            if name not in refusals:
+                continue  # `.because(...)`, `refused(...)`, a programming error, ...
+            args = [*node.args, *(k.value for k in node.keywords if k.arg != "detail")]
+            sentences = [
+                a
+                for a in args
+                if isinstance(a, ast.JoinedStr)
+                or (isinstance(a, ast.Constant) and " " in str(a.value))
+            ]
+            if name == "ApiError":
+                sentences = [a for a in sentences if _fixed_text(a, path) not in translated]
+            if sentences:
+                found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
     return found
 
 
-def test_the_services_and_the_interop_raise_no_sentence_without_its_code() -> None:
-    paths = sorted((ROOT / "matches" / "services").glob("*.py"))
-    paths += sorted((ROOT / "matches" / "interop").glob("*.py"))
-    paths += [ROOT / "matches" / "errors.py"]
-    found = [line for path in paths for line in _sentence_raises(path)]
-    assert not found, "raise it `because` a reason of matches/errors.py REFUSALS:\n" + "\n".join(
-        found
+def test_no_refusal_is_made_from_a_bare_sentence() -> None:
+    paths = _scanned()
+    found = _sentence_refusals(paths, _refusal_classes(paths), _translated())
+    assert not found, "make it `because` a reason of a REFUSALS table:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_a_refusal_made_from_a_sentence(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "class SeekClosed(MatchFull): ...\n"
+        "MARKER = IllegalPlay('a marker is made from a sentence')\n"  # 2
+        "raise InvalidId(f'bad id {text!r}')\n"  # 3
+        "raise SeekClosed('this seek is closed')\n"  # 4
+        "raise ApiError('permission_denied', 'Only the owner may do this.')\n"  # 5
+        "raise ApiError('invalid_request', message=f'{n} is too many')\n"  # 6
+        "raise ApiError('invalid_version', 'If-Match and expected_version disagree: send"
+        " one of them.')\n"
+        "raise IllegalPlay.because('point_closed', point=19, count=5)\n"
+        "raise refused(IllegalAction, 'abort_before_move')\n"
+        "raise ValueError('a programming error, not a refusal')\n"
+        "raise TournamentRefused('signup_closed')\n"
+        "raise ApiError('not_found', detail={'name': ['no such name']})\n"
     )
+    paths = _scanned()
+    found = _sentence_refusals([planted], _refusal_classes([*paths, planted]), _translated())
+    assert [int(line.split(":")[1]) for line in found] == [2, 3, 4, 5, 6]

@@ -84,7 +84,7 @@ class PlainTextParser(parsers.BaseParser):
         try:
             return {"text": stream.read().decode("utf-8")}
         except UnicodeDecodeError:
-            raise InvalidMatchFile("the file is not UTF-8 text") from None
+            raise InvalidMatchFile.because("mat_encoding") from None
 
 
 class ImportView(APIView):
@@ -109,7 +109,7 @@ class ImportView(APIView):
             try:
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError:
-                raise InvalidMatchFile("the file is not UTF-8 text") from None
+                raise InvalidMatchFile.because("mat_encoding") from None
         if not text:
             raise ApiError(
                 "invalid_request", "Send the .mat file or its text.", {"file": ["required"]}
@@ -119,7 +119,7 @@ class ImportView(APIView):
         except RulesError:
             raise
         except (LookupError, ValueError, TypeError) as exc:
-            raise InvalidMatchFile(f"the file cannot be replayed: {exc}") from None
+            raise InvalidMatchFile.because("mat_not_replayable", problem=str(exc)) from None
         lobby.create_lobby(UUID(imported.match_id), created_by=request.user, imported=True)
         match = Match.objects.select_related("player0", "player1", "lobby").get(
             pk=imported.match_id

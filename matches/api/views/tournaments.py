@@ -52,7 +52,7 @@ class TournamentsView(APIView):
     def post(self, request: Request) -> Response:
         def handle() -> Response:
             if not may_create(request.user):
-                raise ApiError("permission_denied", "Only staff create tournaments.")
+                raise ApiError.because("permission_denied", "staff_create_tournaments")
             data = valid(rq.TournamentCreateSerializer, request.data)
             row = tournaments.create(request.user, TournamentSettings(**data))
             return detail_response(row, request.user, 201)
@@ -89,7 +89,7 @@ class TournamentJoinView(APIView):
             if "computer" not in data:
                 tournaments.join(request.user, tournament_id)
             elif not request.user.is_staff:
-                raise ApiError("permission_denied", "Only staff enter the computer.")
+                raise ApiError.because("permission_denied", "staff_enter_computer")
             else:
                 _, state = tournaments.load(tournament_id)
                 game = state.settings.game if state.settings else ""
