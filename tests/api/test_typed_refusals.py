@@ -135,7 +135,8 @@ def test_every_refusal_of_the_rules_names_its_rule(
 
 
 def test_a_setting_the_rules_refuse_names_its_field_and_its_rule() -> None:
-    response = error_response(_refusal(lambda: ClockSettings.from_json({"max_move": 0})))
+    with translation.override("en"):
+        response = error_response(_refusal(lambda: ClockSettings.from_json({"max_move": 0})))
     assert response is not None and response.data["code"] == "invalid_request"
     assert response.data["detail"] == {
         "max_move": ["clock max_move must be more than 0 seconds"],
