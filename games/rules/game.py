@@ -58,11 +58,17 @@ def legal_next_steps(
 
 
 def resolve_play(
-    position: Position, dice: Dice, play: str | list[object], *, first_turn: bool = False
+    position: Position,
+    dice: Dice,
+    play: str | list[object],
+    *,
+    first_turn: bool = False,
+    legal: Sequence[Play] | None = None,
 ) -> Play:
     """The legal play meant by notation ("24/18 13/10") or steps ([[24, 18], [13, 10]]);
-    IllegalPlay says why when there is none (InvalidNotation when it cannot be read)."""
-    return _resolve_play(position, dice, play, first_turn=first_turn)
+    IllegalPlay says why when there is none (InvalidNotation when it cannot be read).
+    `legal`: the position's legal plays with these dice, when the caller has them."""
+    return _resolve_play(position, dice, play, first_turn=first_turn, legal=legal)
 
 
 def successor_arrays(

@@ -427,7 +427,7 @@ class LongNardy(Game):
         from_head: int,
         dice: Dice,
         first_turn: bool,
-        legal: list[Play],
+        legal: Sequence[Play],
     ) -> IllegalPlay | None:
         if from_head > head_limit(dice.high, dice.low, first_turn):
             return IllegalPlay.because("nardy_head")

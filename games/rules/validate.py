@@ -7,6 +7,7 @@ an IllegalPlay with its reason and values (errors.REFUSALS).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import permutations
@@ -29,18 +30,25 @@ _NO_ROUTE = _Marker.NO_ROUTE
 
 
 def resolve_play(
-    position: Position, dice: Dice, play: str | list[object], *, first_turn: bool = False
+    position: Position,
+    dice: Dice,
+    play: str | list[object],
+    *,
+    first_turn: bool = False,
+    legal: Sequence[Play] | None = None,
 ) -> Play:
     """The legal play meant by notation ("24/18 13/10") or steps ([[24, 18], [13, 10]]).
 
     Moves may combine dice ("24/13") and may leave out hit marks; the play is found by the
     position it leads to. Raises InvalidNotation for unreadable input and IllegalPlay, with the
     reason, for a play the rules forbid. `first_turn`: the player's first turn of a long
-    nardy game (two checkers may leave the head with 6-6, 4-4 or 3-3).
+    nardy game (two checkers may leave the head with 6-6, 4-4 or 3-3). `legal`: the legal
+    plays of this position and roll when the caller has them already (they are not searched
+    again).
     """
-    game = game_of(position)
     moves = parse_moves(play) if isinstance(play, str) else moves_from_pairs(play)
-    legal = game.legal_plays(position, dice, first_turn=first_turn)
+    if legal is None:
+        legal = game_of(position).legal_plays(position, dice, first_turn=first_turn)
     if not moves:
         if not legal:
             return Play((), position)
@@ -92,7 +100,7 @@ def explain(
     position: Position,
     dice: Dice,
     moves: list[CheckerMove],
-    legal: list[Play],
+    legal: Sequence[Play],
     *,
     first_turn: bool = False,
 ) -> IllegalPlay:
@@ -205,7 +213,7 @@ def _no_checker(point: int) -> IllegalPlay:
     return IllegalPlay.because("no_checker_on_point", point=point)
 
 
-def _example(legal: list[Play]) -> str:
+def _example(legal: Sequence[Play]) -> str:
     return legal[0].notation
 
 

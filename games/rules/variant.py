@@ -120,7 +120,7 @@ class Game(ABC):
         from_head: int,
         dice: Dice,
         first_turn: bool,
-        legal: list[Play],
+        legal: Sequence[Play],
     ) -> IllegalPlay | None:
         """The refusal of a whole play by a rule of this game alone (None: none applies):
         `after` the array form it leads to, `from_head` the checkers it took off the head."""

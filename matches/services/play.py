@@ -2,7 +2,7 @@
 
 A command is written atomically after the version it was decided on, or not at all: by one
 compare-and-set statement, or, when that finds another writer came first (or cannot be used),
-in a transaction with the Match row locked (`_command`). `expected_version`, when given, must
+in a transaction with the Match row locked (`run`). `expected_version`, when given, must
 equal the stream's version or VersionConflict is raised (a stale client). Without it the
 command is decided against the latest state, so a command that is still valid simply goes
 through. Opening rolls and forced passes are recorded by the server with the command that
@@ -467,31 +467,56 @@ class _Decision:
     ending: rules.MatchState
     late: int | None = None
 
+    @property
+    def under_lock(self) -> bool:
+        """Written only with the Match row locked: the timeout, or the end of the match (its
+        ratings and early exits are written in the same transaction)."""
+        return self.late is not None or self.ending.is_over
+
+
+@dataclass(frozen=True, slots=True)
+class _Tried:
+    """A command judged on a view without the lock and not written: its decision (one to be
+    written under the lock) or its refusal. At the same version the row's view is this view,
+    so that judgement stands: it is reused, never made again."""
+
+    view: MatchView
+    verdict: _Decision | RulesError | StoreError
+
+    def decided(self) -> _Decision:
+        """The decision; the refusal raised."""
+        if isinstance(self.verdict, _Decision):
+            return self.verdict
+        raise self.verdict
+
+    @property
+    def for_the_lock(self) -> bool:
+        """A decision to be written under the lock (`_Decision.under_lock`)."""
+        return isinstance(self.verdict, _Decision) and self.verdict.under_lock
+
 
 def run(command: Command) -> Outcome:
     """The command path: load, authorise, decide once, append, return the row and the view.
 
-    First without a lock: decided on this process's cached view (a request: then on the
-    view at the row's version if that one is missing, behind or refuses) and written by one
-    compare-and-set statement (PostgreSQL) that returns the row. When that cannot be done
-    (no cached view for a trusted caller, the match ends, the clock ran out, an import) or
-    another writer came first, the command is decided again in a transaction with the Match
-    row locked."""
+    First without a lock (`_at_once`): decided on this process's cached view (a request: on
+    the view at the row's version if that one is missing, behind or refuses) and written by
+    one compare-and-set statement (PostgreSQL) that returns the row. When that cannot be
+    done (no cached view for a trusted caller, the match ends, the clock ran out, an import)
+    or another writer came first, it is written in a transaction with the Match row locked;
+    a judgement already made at the locked row's version is taken as it is."""
     command = replace(command, now=command.at)
+    tried: _Tried | None = None
     if command.within is None and compare_and_set_available():
         done = _at_once(command)
-        if done is not None:
+        if isinstance(done, Outcome):
             return done
+        tried = done
     with transaction.atomic(savepoint=command.within is None):
         match = _lock(command.match_id)
         if command.request:
-            _authorize(match, command)
-        within = command.within
-        if within is not None and within.match_id == match.pk and within.version == match.version:
-            view = within
-        else:
-            view = load_view(match.pk, version=match.version)
-        decision = _decide(command, view)
+            check_can_act(match, command.user, staff_may=command.ask.staff_may)
+            _seen(command, match)
+        view, decision = _decided_at(command, match, tried)
         view = _store(
             match,
             view,
@@ -505,57 +530,91 @@ def run(command: Command) -> Outcome:
     return Outcome(match, view)
 
 
-def _authorize(match: Match, command: Command) -> None:
-    """The user may act on this match (no side effect); a seated player is seen by it."""
-    check_can_act(match, command.user, staff_may=command.ask.staff_may)
-    presence.touch(match, command.user, command.now)
+def _decided_at(
+    command: Command, match: Match, tried: _Tried | None
+) -> tuple[MatchView, _Decision]:
+    """The view at the locked row's version and the command's decision on it: the one made
+    without the lock at that version, else an import's previous view or the store's."""
+    if tried is not None and tried.view.version == match.version:
+        return tried.view, tried.decided()
+    within = command.within
+    if within is not None and within.match_id == match.pk and within.version == match.version:
+        view = within
+    else:
+        view = load_view(match.pk, version=match.version)
+    return view, _decide(command, view)
 
 
-def _at_once(command: Command) -> Outcome | None:
-    """The command decided without a transaction and written by `append_if_at`; None when
-    it must be decided under the lock instead (nothing was written then).
+def _seen(command: Command, match: Match) -> None:
+    """A seated player's request on a clocked online match shows him connected (accepted or
+    refused: presence.py); written once per request, by the path that ends it."""
+    if command.request:
+        presence.touch(match, command.user, command.now)
+
+
+def _at_once(command: Command) -> Outcome | _Tried | None:
+    """The command decided without a transaction and written by `append_if_at`; otherwise
+    what is left for the lock (nothing was written then): a decision to write under it, a
+    trusted caller's refusal to check at the locked row's version, or None.
 
     First on this process's cached view as it is: the statement finds out if it was behind,
     and returns the row, so a command on a current view is one round trip. A request is
     authorised on that view's seats (a seat, once taken, is never given up, so a player
-    seated in a view behind the store is seated in it too). A refusal there is not final
-    (the view may be behind, or the user is no player and the row says how to refuse him):
-    a request is then authorised and decided again on the row (`_on_the_row`: the one the
-    statement found, or read), a trusted caller's command under the lock."""
+    seated in a view behind the store is seated in it too). A refusal there is final only
+    at the row's version (the view may be behind, or the user is no player and the row
+    says how to refuse him): a request is then authorised on the row and, if the row is
+    ahead, decided again on it (`_on_the_row`)."""
     pk = _pk(command.match_id)
     cached = cached_view(pk)
     found: Match | None = None
+    tried: _Tried | None = None
     if cached is not None and (not command.request or _seated(cached, command.user)):
-        try:
-            decision = _decide(command, cached)
-        except (RulesError, StoreError):
-            decision = None
-        if decision is not None:
-            if decision.late is not None or decision.ending.is_over:
-                return None  # the timeout, the end (ratings, early exits): under the lock
-            written = _append_at_once(command, cached, decision)
+        tried = _tried(command, cached)
+        if isinstance(tried.verdict, _Decision):
+            if tried.for_the_lock:
+                return tried
+            written = _append_at_once(command, cached, tried.verdict)
             if isinstance(written, Outcome):
-                if command.request:
-                    presence.touch(written.match, command.user, command.now)
+                _seen(command, written.match)
                 return written
-            found = written.match
-    return _on_the_row(command, pk, found) if command.request else None
+            found, tried = written.match, None  # another writer came first
+    if not command.request:
+        return tried
+    return _on_the_row(command, pk, found, tried)
 
 
-def _on_the_row(command: Command, pk: UUID, found: Match | None) -> Outcome | None:
-    """A request authorised and decided on the Match row (`found`, or read now) and the view
-    at its version; its refusal is final. None when the end or the timeout is to be written
-    under the lock, or another writer came first."""
+def _on_the_row(
+    command: Command, pk: UUID, found: Match | None, tried: _Tried | None
+) -> Outcome | _Tried | None:
+    """A request authorised on the Match row (`found`, or read now) and decided on the view
+    at its version (or refused as it was on the cached view, if that was at this version);
+    its refusal is final. What is left for the lock as in `_at_once`."""
     match = found if found is not None else fetch_match(pk)
     if match is None:
         raise MatchNotFound(command.match_id)
-    _authorize(match, command)
-    view = load_view(match.pk, version=match.version)
-    decision = _decide(command, view)
-    if decision.late is not None or decision.ending.is_over:
-        return None
-    written = _append_at_once(command, view, decision)
-    return written if isinstance(written, Outcome) else None
+    check_can_act(match, command.user, staff_may=command.ask.staff_may)
+    if tried is None or tried.view.version != match.version:
+        tried = _tried(command, load_view(match.pk, version=match.version))
+    try:
+        decision = tried.decided()
+    except (RulesError, StoreError):
+        _seen(command, match)
+        raise
+    if decision.under_lock:
+        return tried
+    written = _append_at_once(command, tried.view, decision)
+    if isinstance(written, Outcome):
+        _seen(command, written.match)
+        return written
+    return None
+
+
+def _tried(command: Command, view: MatchView) -> _Tried:
+    """The command judged on a view: its decision or its refusal, as a value."""
+    try:
+        return _Tried(view, _decide(command, view))
+    except (RulesError, StoreError) as refusal:
+        return _Tried(view, refusal)
 
 
 def _append_at_once(command: Command, view: MatchView, decision: _Decision) -> Outcome | Moved:

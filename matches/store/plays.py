@@ -36,7 +36,10 @@ def plays_on_turn(state: rules.MatchState) -> tuple[Play, ...]:
 def chosen_play(state: rules.MatchState, play: str | list[object]) -> Play:
     """The legal play a player sent: one of the listed plays, as the state gave it (its exact
     notation or steps), found without resolving it again; anything else the rules resolve
-    (other spellings, hits left out) or refuse with their reason."""
+    against the same legal plays (other spellings, hits left out) or refuse with their
+    reason."""
+    if state.phase != rules.Phase.PLAY or state.dice is None or state.turn is None:
+        return rules.play_for(state, play)  # refused: there is nothing to play now
     plays = plays_on_turn(state)
     for candidate in plays:
         if isinstance(play, str):
@@ -44,4 +47,6 @@ def chosen_play(state: rules.MatchState, play: str | list[object]) -> Play:
                 return candidate
         elif [[s.frm, s.to] for s in candidate.steps] == play:
             return candidate
-    return rules.play_for(state, play)
+    position = state.position_for(state.turn)
+    first_turn = first_turn_of(state)
+    return rules.resolve_play(position, state.dice, play, first_turn=first_turn, legal=plays)
