@@ -187,6 +187,26 @@ def _match(r: random.Random, s: MatchSettings, max_games: int) -> list[tuple[Act
     return out
 
 
+def _ended_in_the_crawford_game() -> tuple[MatchSettings, list[tuple[Action, MatchState]]]:
+    """A 3-point match that ends in its Crawford game: a gammon resigned and accepted (2-0
+    to player 1), then in the Crawford game player 0 resigns a single game (3-0). Where
+    the random matches may not reach: what the Crawford flag of a match over says."""
+    s = MatchSettings(length=3, cube=True)
+    actions: list[Action] = [
+        OpeningRoll(3, 1),
+        Resign(0, 2),
+        AcceptResign(1),
+        OpeningRoll(3, 1),
+        Resign(0, 1),
+        AcceptResign(1),
+    ]
+    state, out = MatchState.new(s), []
+    for action in actions:
+        state = apply(state, action)
+        out.append((action, state))
+    return s, out
+
+
 def _setup(s: MatchSettings) -> list[str]:
     return [
         f"set cube use {'on' if s.cube else 'off'}",
@@ -200,8 +220,8 @@ def gnubg_run() -> tuple[list[list[tuple[Action, MatchState, MatchState]]], Any]
     r = random.Random(SEED)
     matches = []
     payload = []
-    for s in SETTINGS * 2:
-        played = _match(r, s, max_games=4)
+    games = [(s, _match(r, s, max_games=4)) for s in SETTINGS * 2]
+    for s, played in [*games, _ended_in_the_crawford_game()]:
         steps = []
         with_before = []
         before = MatchState.new(s)
@@ -228,6 +248,8 @@ def test_the_matches_cover_every_phase(gnubg_run: Any) -> None:
             seen.add(type(action).__name__)
             if after.is_over:
                 seen.add(f"over by {after.ended_by}")
+                if before.crawford_game:
+                    seen.add("over in the crawford game")
             if after.crawford_game:
                 seen.add("crawford")
             if after.post_crawford:
@@ -251,6 +273,7 @@ def test_the_matches_cover_every_phase(gnubg_run: Any) -> None:
         "pass",
         "resign with dice out",
         "over by bearoff",
+        "over in the crawford game",
     }
     assert expected <= seen, expected - seen
     assert {"over by drop", "over by resign"} & seen
