@@ -143,11 +143,9 @@ DATABASE_HEALTH_IDLE = env.float("DATABASE_HEALTH_IDLE", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
-if (
-    CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
-    and "cache" not in TAVLA_PUBLIC_PATHS
-):
-    CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    if "cache" not in TAVLA_PUBLIC_PATHS:  # (benchmarks: Django's own, with the same options)
+        CACHES["default"]["BACKEND"] = "tavla_project.cache.RedisCache"  # one pool per process
     # The cache is never waited for long (matches/api/cacheguard.py: a Redis that hangs is an
     # outage, skipped for a few seconds like one that refuses connections).
     _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)

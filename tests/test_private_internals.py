@@ -350,6 +350,47 @@ def test_channels_routes_every_message_through_dispatch() -> None:
     assert LiveConsumer.dispatch is not AsyncConsumer.dispatch
 
 
+def test_a_consumer_on_an_alias_with_no_layer_gets_no_channel(settings: Any) -> None:
+    """LiveConsumer's pushes come through the process's hub, not a channel per socket: its
+    `channel_layer_alias` names no configured layer, so Channels gives it none (no
+    `new_channel`, only the client's messages dispatched), even with a default layer set."""
+    import asyncio
+
+    from channels.consumer import AsyncConsumer, StopConsumer
+    from channels.layers import channel_layers, get_channel_layer
+
+    from matches.streams.consumers import LiveConsumer
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    try:
+        assert get_channel_layer() is not None
+        assert LiveConsumer.channel_layer_alias not in settings.CHANNEL_LAYERS
+        assert get_channel_layer(LiveConsumer.channel_layer_alias) is None
+
+        seen: list[str] = []
+
+        class Probe(AsyncConsumer):
+            channel_layer_alias = LiveConsumer.channel_layer_alias
+
+            async def websocket_connect(self, message: dict[str, Any]) -> None:
+                seen.append(message["type"])
+                raise StopConsumer
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "websocket.connect"}
+
+        async def send(message: dict[str, Any]) -> None:  # pragma: no cover - nothing sent
+            raise AssertionError(message)
+
+        probe = Probe()
+        asyncio.run(probe(receive=receive, send=send, scope={"type": "websocket"}))
+        assert seen == ["websocket.connect"]
+        assert probe.channel_layer is None and not hasattr(probe, "channel_name")
+    finally:
+        channel_layers.backends.clear()
+
+
 # -- matches/store/rows.py: the ORM compiler's converters -----------------------------------
 
 

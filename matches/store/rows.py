@@ -23,6 +23,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import connections, router, transaction
+from django.db.models import OuterRef, Subquery
 
 from .models import Match, PlayerRating
 
@@ -55,8 +56,7 @@ def _compiled(
 def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
     """The Match row (locked FOR UPDATE if asked: inside a transaction), None if none."""
     if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the ORM's own path
-        qs = Match.objects.select_for_update() if for_update else Match.objects
-        return qs.filter(pk=pk).first()
+        return _public_fetch(pk, for_update)
     alias = router.db_for_write(Match) if for_update else router.db_for_read(Match)
     sql = _compiled(alias, True)[0] if for_update else _read_sql(alias)
     connection = connections[alias]
@@ -65,6 +65,29 @@ def fetch_match(pk: UUID, *, for_update: bool = False) -> Match | None:
         cursor.execute(sql, [param])
         row = cursor.fetchone()
     return None if row is None else match_from_row(alias, row)
+
+
+def _public_fetch(pk: UUID, for_update: bool) -> Match | None:
+    """The same row through a QuerySet (benchmarks' `rows`: the ORM's own path), the ratings
+    as the same two subqueries (annotations) when not FOR UPDATE."""
+    if for_update:
+        return Match.objects.select_for_update().filter(pk=pk).first()
+    seats = {f"_rating_{seat}": seat for seat in ("player0", "player1")}
+    ratings = {
+        name: Subquery(
+            PlayerRating.objects.filter(user=OuterRef(seat), game=OuterRef("game")).values(
+                "rating"
+            )[:1]
+        )
+        for name, seat in seats.items()
+    }
+    match = Match.objects.annotate(**ratings).filter(pk=pk).first()
+    if match is not None:
+        seated = [
+            (getattr(match, f"{seat}_id"), getattr(match, name)) for name, seat in seats.items()
+        ]
+        setattr(match, _RATINGS, {uid: rating for uid, rating in seated if uid is not None})
+    return match
 
 
 @cache
@@ -114,12 +137,18 @@ def returned_columns(alias: str) -> str:
 def match_from_row(alias: str, row: tuple[Any, ...]) -> Match:
     """The model instance of a row of `returned_columns`, as the ORM builds it, and the
     players' ratings when `ratings_columns` follow. With the ORM's own path (benchmarks'
-    `rows`) the row is read again through a QuerySet instead (and the ratings by the state)."""
+    `rows`) the values are converted by each field's documented `from_db_value` instead of
+    the compiler's converters."""
     _, names, _, converters = _compiled(alias, False)
-    if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the ORM's own path
-        return Match.objects.using(alias).get(pk=row[names.index("id")])
     connection = connections[alias]
     values = list(row[: len(names)])
+    if "rows" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: the documented field API
+        fields = [Match._meta.get_field(name) for name in names]
+        converters = [
+            (pos, [field.from_db_value], None)
+            for pos, field in enumerate(fields)
+            if hasattr(field, "from_db_value")
+        ]
     for pos, convs, expression in converters:
         value = values[pos]
         for converter in convs:
