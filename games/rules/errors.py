@@ -47,6 +47,7 @@ REFUSALS: dict[str, str] = {
     "no_die_moves": gettext_noop(
         "no die you have left (%(dice)s) moves a checker from %(from)s to %(to)s"
     ),
+    "no_dice_left": gettext_noop("you have no dice left to move a checker from %(from)s to %(to)s"),
     "no_move_possible": gettext_noop("no move is possible with %(high)s-%(low)s: the turn passes"),
     "which_blots": gettext_noop("say which blots you hit: %(options)s"),
     "must_move": gettext_noop("you must move: %(high)s-%(low)s can be played, e.g. %(play)s"),

@@ -170,10 +170,11 @@ def _route(
                 first_problem = problem
     if first_problem is not None:
         return first_problem
-    rolled = "-".join(str(d) for d in dice_left) or "nothing"
-    return IllegalPlay.because(
-        "no_die_moves", dice=rolled, **{"from": point_name(move.frm), "to": point_name(move.to)}
-    )
+    where = {"from": point_name(move.frm), "to": point_name(move.to)}
+    if not dice_left:
+        return IllegalPlay.because("no_dice_left", **where)
+    rolled = "-".join(str(d) for d in dice_left)
+    return IllegalPlay.because("no_die_moves", dice=rolled, **where)
 
 
 def _covers(move: CheckerMove, order: tuple[int, ...]) -> bool:

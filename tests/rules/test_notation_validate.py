@@ -336,8 +336,14 @@ def test_doubles_as_many_as_possible():
 
 
 def test_a_move_no_die_can_make():
-    assert "no die you have left" in refused(START, 6, 5, "13/10 24/18")
-    assert "no die you have left" in refused(START, 6, 6, "24/18 24/18 13/7 13/7 13/7")
+    assert "no die you have left (6-5) moves a checker from 13 to 10" in refused(
+        START, 6, 5, "13/10 24/18"
+    )
+    # five 6s with four: the fifth move has no die left at all (not "no die (nothing)")
+    with pytest.raises(IllegalPlay) as info:
+        resolve(START, 6, 6, "24/18 24/18 13/7 13/7 13/7")
+    assert info.value.reason == "no_dice_left"
+    assert str(info.value) == "you have no dice left to move a checker from 13 to 7"
 
 
 # Regression (found by these tests, fixed): 24/10 with 6-5 (14 pips, the roll gives 11)
