@@ -36,7 +36,8 @@ from . import reservednames
 from .names import display_name_problem, impersonates
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$")
-RESERVED_PREFIXES = ("guest-", PlayerProfile.COMPUTER_PREFIX)
+RESERVED_PREFIXES = (PlayerProfile.GUEST_PREFIX, PlayerProfile.COMPUTER_PREFIX)
+RESERVED = " or ".join(RESERVED_PREFIXES)  # "guest- or computer-"
 CLOCK_FIELDS = ("delay", "reserve", "max_move", "reconnect")
 CLOCK_MAX = 24 * 3600
 BLANK_NAME = (
@@ -55,7 +56,7 @@ CLOCK_PRESETS: dict[str, dict[str, int]] = {
 class SignupSerializer(serializers.Serializer):
     username = serializers.CharField(
         max_length=30,
-        help_text="3-30 letters, digits, '.', '_' or '-'; not starting with guest- or computer-.",
+        help_text=f"3-30 letters, digits, '.', '_' or '-'; not starting with {RESERVED}.",
     )
     password = serializers.CharField(write_only=True, max_length=128, min_length=1)
     display_name = serializers.CharField(
@@ -71,7 +72,7 @@ class SignupSerializer(serializers.Serializer):
                 "use 3-30 letters, digits, '.', '_' or '-', starting with a letter or digit"
             )
         if value.lower().startswith(RESERVED_PREFIXES):
-            raise serializers.ValidationError("names starting guest- or computer- are reserved")
+            raise serializers.ValidationError(f"names starting {RESERVED} are reserved")
         if impersonates(value):
             raise serializers.ValidationError(
                 "this name is kept for the computer and the site's staff"

@@ -18,6 +18,7 @@ from django.utils.html import format_html, format_html_join
 from games import bots
 from games.rules import GAMES, Variant
 from matches.services import tournaments
+from matches.store.models import PlayerProfile
 from matches.store.tournament_models import Tournament, TournamentEvent
 from matches.tournaments.refusals import TournamentRefused
 from matches.tournaments.settings import TournamentSettings
@@ -156,7 +157,8 @@ class TournamentAdmin(admin.ModelAdmin):
         try:
             tournaments.enter_computer(request.user.pk, obj.pk, level)
         except TournamentRefused as exc:
-            self.message_user(request, f"computer-{level}: {exc}", messages.ERROR)
+            name = PlayerProfile.computer_username(level)
+            self.message_user(request, f"{name}: {exc}", messages.ERROR)
 
     @admin.action(description="Cancel the selected tournaments")
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:

@@ -200,7 +200,7 @@ def seek_state(
             "player0", "player1", "player0__tavla_profile", "player1__tavla_profile"
         ).get(pk=seek.match_id)
         other = match.player1 if match.player0_id == seek.user_id else match.player0
-        if other is not None and PlayerProfile.kind_by_name(other.get_username()) != "computer":
+        if other is not None and player_kind(other) != PlayerProfile.Kind.COMPUTER:
             opponent = player_ref(other)
     waiting = seek.status == Seek.Status.WAITING
     computer = None

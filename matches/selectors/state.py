@@ -47,8 +47,6 @@ from .kept import by_identity
 from .ratings import RATED_KINDS, START_RATING, ratings_for_rows, ratings_of
 from .shapes import Side, Who
 
-GUEST_PREFIX = "guest-"
-
 
 def side_for(view: MatchView, user: Any, requested: int | None = None) -> Side:
     seats = view.seats_of(user.pk) if user is not None and user.is_authenticated else []
@@ -708,7 +706,7 @@ def match_summary(
         score=[match.score0, match.score1],
         to_act=_who(match.turn, row_side(match, user)),
         winner=match.winner,
-        ended_by=match.ended_by or None,  # type: ignore[arg-type]
+        ended_by=match.ended_by or None,
         version=match.version,
         lobby=lobby_json(
             match,

@@ -40,21 +40,20 @@ def computer_seat(view: MatchView) -> int | None:
 
 def computer_and_seat(view: MatchView) -> tuple[str, int | None]:
     """The computer's level and seat in this match ("", None: no computer plays in it).
-    Against the computer the level is the match's; elsewhere it is the account's own
-    (`computer-<level>`, matches/store/models.py)."""
+    Against the computer the level is the match's; elsewhere it is the one of the computer's
+    account seated (PlayerProfile.computer_username)."""
     created = view.created
     if created is None:
         return "", None
     if created.mode == str(Match.Mode.COMPUTER):
         level = created.computer_level or bots.default_level(created.game)
-        user = commands.computer_user(level)
+        user = PlayerProfile.computer_user(level)
         seats = view.seats_of(user.pk)
         return level, (seats[0] if seats else None)
+    levels = {PlayerProfile.computer_username(level): level for level in bots.levels(created.game)}
     for index, seat in enumerate(view.seats):
-        if seat is not None and seat.kind == str(PlayerProfile.Kind.COMPUTER):
-            level = seat.name.removeprefix(PlayerProfile.COMPUTER_PREFIX)
-            if level in bots.levels(created.game):
-                return level, index
+        if seat is not None and seat.kind == PlayerProfile.Kind.COMPUTER and seat.name in levels:
+            return levels[seat.name], index
     return "", None
 
 
@@ -71,8 +70,9 @@ def owed(now: datetime, idle: timedelta, limit: int = 200) -> list[UUID]:
     the seat to act) and nothing was written for `idle`: the task of its turn was lost (the
     web process died after the commit, the broker was down, the worker died mid-turn). The
     sweeper sends their turns again; a turn already under way makes the repeat a no-op."""
-    computer_to_move = Q(turn=0, player0__username__startswith=PlayerProfile.COMPUTER_PREFIX) | Q(
-        turn=1, player1__username__startswith=PlayerProfile.COMPUTER_PREFIX
+    computer = PlayerProfile.Kind.COMPUTER
+    computer_to_move = Q(turn=0, player0__tavla_profile__kind=computer) | Q(
+        turn=1, player1__tavla_profile__kind=computer
     )
     return list(
         Match.objects.filter(status=Match.Status.ACTIVE, last_move_at__lte=now - idle)
@@ -94,7 +94,7 @@ def play_turns(match_id: UUID, between: Callable[[], None] | None = None) -> int
         level, seat = computer_and_seat(view)
         if seat is None or state.to_act != seat:
             break
-        user = commands.computer_user(level)
+        user = PlayerProfile.computer_user(level)
         try:
             _act(bots.player_for(level, view.created.game), view, state, seat, user)
         except VersionConflict:

@@ -54,7 +54,7 @@ def open_match(
     computer = request.mode == Match.Mode.COMPUTER
     with transaction.atomic():
         if computer:
-            computer_player(request.level)
+            PlayerProfile.computer_user(request.level)
         view = play.match_create(
             user=user,
             mode=request.mode,
@@ -81,16 +81,6 @@ def open_match(
             reserved_for=reserved_for,
         )
     return view
-
-
-def computer_player(level: str) -> Any:
-    """The computer's account at `level`, with its profile (made on first use)."""
-    user = play.computer_user(level)
-    PlayerProfile.objects.get_or_create(
-        user=user,
-        defaults={"kind": PlayerProfile.Kind.COMPUTER, "display_name": f"Computer ({level})"},
-    )
-    return user
 
 
 def create_lobby(match_id: Any, **fields: Any) -> MatchLobby:

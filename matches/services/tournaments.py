@@ -37,7 +37,7 @@ from django.utils.module_loading import import_string
 
 from games.rules import find_game
 from matches.errors import StoreError, VersionConflict
-from matches.store.models import Match
+from matches.store.models import Match, PlayerProfile
 from matches.store.tournament_models import Tournament, TournamentEvent, TournamentMatch
 from matches.tournaments import decide
 from matches.tournaments.events import (
@@ -152,7 +152,7 @@ def enter_computer(
     now = now or timezone.now()
     with transaction.atomic():
         row, state = _locked(tournament_id)
-        user = play.computer_user(level)
+        user = PlayerProfile.computer_user(level)
         joined = decide.join(state, user.pk, user.get_username(), "computer", now)
         return _append(row, state, [joined], actor_id, now)
 

@@ -17,6 +17,7 @@ import uuid
 from typing import Any, ClassVar, NoReturn
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -356,9 +357,11 @@ class PlayerProfile(models.Model):
     display_name = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
-    # The computer's accounts are named `computer-<level>`, one per level: the one place a
-    # username says what kind an account is (names starting so are reserved at sign-up).
+    # How the usernames the site gives are made, the one place they are written: the
+    # computer's accounts are `computer-<level>`, one per level, and guests' `guest-<random>`
+    # (names starting so are reserved at sign-up). What kind an account is, its profile says.
     COMPUTER_PREFIX: ClassVar[str] = "computer-"
+    GUEST_PREFIX: ClassVar[str] = "guest-"
 
     @classmethod
     def computer_username(cls, level: str) -> str:
@@ -366,11 +369,26 @@ class PlayerProfile(models.Model):
         return f"{cls.COMPUTER_PREFIX}{level}"
 
     @classmethod
+    def computer_user(cls, level: str) -> Any:
+        """The computer's account at `level` with its profile (kind computer), made on first
+        use: the one place it is made."""
+        users = get_user_model().objects.select_related("tavla_profile")
+        user, _ = users.get_or_create(
+            username=cls.computer_username(level), defaults={"is_active": True}
+        )
+        if not hasattr(user, "tavla_profile"):  # read with the user: no query once made
+            user.tavla_profile, _ = cls.objects.get_or_create(
+                user=user,
+                defaults={"kind": cls.Kind.COMPUTER, "display_name": f"Computer ({level})"},
+            )
+        return user
+
+    @classmethod
     def kind_by_name(cls, username: str) -> str:
-        """The kind of an account that has no profile (the computer's have none): by its
-        name, the computer or a registered player."""
-        computer = username.startswith(cls.COMPUTER_PREFIX)
-        return str(cls.Kind.COMPUTER if computer else cls.Kind.REGISTERED)
+        """The kind of an account that has no profile: a registered player (the computer's
+        accounts, guests and bots are made with theirs). The name is not read: it says
+        nothing of the kind."""
+        return str(cls.Kind.REGISTERED)
 
     class Meta:
         db_table = "tavla_api_playerprofile"  # made by the API app before it moved here

@@ -153,7 +153,7 @@ def notifications(committed: Committed) -> list[tuple[int, str]]:
     if state is not None and not state.is_over and view.full and state.to_act is not None:
         seat = view.seats[state.to_act]
         user_id = seat.user_id if seat is not None else None
-        human = seat is not None and PlayerProfile.kind_by_name(seat.name) != "computer"
+        human = seat is not None and seat.kind != PlayerProfile.Kind.COMPUTER
         if human and user_id is not None and user_id != committed.actor_id:
             out.append((user_id, "your_turn"))
     return out

@@ -41,3 +41,23 @@ def test_the_rows_points_become_the_rules_bearoff_and_back(migrate: Any) -> None
 
     assert words(migrate(after)) == ["bearoff", "resign"]
     assert words(migrate(before)) == ["points", "resign"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_computers_accounts_get_their_profiles(migrate: Any) -> None:
+    before, after = [("matches", "0013_ended_by_bearoff")], [("matches", "0014_computer_profiles")]
+    apps = migrate(before)
+    users = apps.get_model("auth", "User").objects
+    bare = users.create(username="computer-random").pk
+    made = users.create(username="computer-network").pk
+    apps.get_model("matches", "PlayerProfile").objects.create(
+        user_id=made, kind="computer", display_name="the network"
+    )
+    users.create(username="ana")  # a registered player without a profile: stays without
+
+    profiles = migrate(after).get_model("matches", "PlayerProfile").objects
+    kept = {p.user_id: (p.kind, p.display_name) for p in profiles.all()}
+    assert kept == {
+        bare: ("computer", "Computer (random)"),
+        made: ("computer", "the network"),  # one it had is kept as it was
+    }

@@ -135,7 +135,7 @@ class GuestView(APIView):
     def post(self, request: Request) -> Response:
         data = valid(GuestSerializer, request.data)
         with transaction.atomic():
-            user = get_user_model()(username=f"guest-{secrets.token_hex(5)}")
+            user = get_user_model()(username=f"{PlayerProfile.GUEST_PREFIX}{secrets.token_hex(5)}")
             user.set_unusable_password()
             user.save()
             PlayerProfile.objects.create(
