@@ -222,9 +222,7 @@ def undo_step(b: Board, frm: int, to: int, hit: bool) -> None:
             b[to] -= 1
 
 
-def can_finish(
-    b: Board, dice_left: list[int], need: int, legal: set[Key], closed: int
-) -> bool:
+def can_finish(b: Board, dice_left: list[int], need: int, legal: set[Key], closed: int) -> bool:
     """Whether `need` more steps with these dice reach one of the legal resulting arrays."""
     if need == 0:
         return tuple(b) in legal
