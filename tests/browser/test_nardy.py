@@ -1,6 +1,8 @@
 """Long nardy in the page: the game chosen in the new-match form (no cube offered), the board
-drawn in nardy terms (heads marked, no bar, no cube, the one direction of travel) and a whole
-hot-seat match to 1 point played by clicks on the page's own legal targets."""
+drawn in nardy terms (heads marked, no bar, no cube, the one direction of travel), its
+resignations (oyn, mars), a whole hot-seat match to 1 point played by clicks on the page's own
+legal targets, and its record (no .mat: gnubg has no long nardy). All of it from the game's
+facts (GET /rules/games), not from its name."""
 
 from __future__ import annotations
 
@@ -45,6 +47,14 @@ def test_a_hotseat_long_nardy_match_to_the_end_by_clicks(open_page) -> None:
     assert page.locator("#board .cube").count() == 0  # no cube
     assert page.locator("[data-action=double]").count() == 0
     assert next_thing(page) in ("roll", "source")
+    # resigning offers the game's values and words: oyn (1) or mars (2), no backgammon
+    page.click("[data-action=resign]")
+    options = page.locator("[data-resign-value] option")
+    values = [options.nth(i).get_attribute("value") for i in range(options.count())]
+    assert values == ["1", "2", "match"], values  # and the whole match
+    assert options.nth(0).inner_text().startswith("oyn")
+    assert options.nth(1).inner_text().startswith("mars")
+    page.click("[data-action=cancel]")
     if next_thing(page) == "roll":
         page.click("[data-action=roll]")
     next_thing(page)  # the first move: only head checkers may move, one unless 6-6, 4-4, 3-3
@@ -62,4 +72,21 @@ def test_a_hotseat_long_nardy_match_to_the_end_by_clicks(open_page) -> None:
     moves = [e for e in events(page) if e["type"] == "moved"]
     # a whole race: the winner alone moved 15 checkers 24 points and more, at most 24 a turn
     assert len(moves) >= 15 * 24 // 24, len(moves)
+    # the game's result in its words: oyn or mars
+    result = page.locator("#game-result")
+    assert result.is_visible()
+    assert "(oyn)" in result.inner_text() or "(mars)" in result.inner_text(), result.inner_text()
+    # the record: the opening position from the game's facts, the direction of travel, and no
+    # .mat (gnubg_ids false); stepping to the end reaches the server's last board
+    page.click("[data-action=record]")
+    page.wait_for_selector("section.record #board[data-game=long-nardy][data-seq]")
+    assert page.locator("[data-action=mat]").count() == 0
+    assert page.locator("#board .flows .flow").count() == 4
+    page.click("[data-step=first]")
+    counts = board_counts(page)
+    assert counts[23] == 15 and counts[11] == -15 and sum(abs(n) for n in counts) == 30
+    assert page.locator("#board [data-head=you]").count() == 1
+    page.click("[data-step=last]")
+    off = [int(page.get_attribute("#board .off", f"data-{who}")) for who in ("you", "opponent")]
+    assert max(off) == 15, off
     assert page.errors == []

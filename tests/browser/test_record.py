@@ -43,6 +43,7 @@ def test_the_record_steps_through_every_play_with_the_stores_positions(open_page
             break
     page.click("[data-action=record]")
     page.wait_for_selector(f"section.record[data-match='{match_id}'] #board[data-seq]")
+    assert page.locator("[data-action=mat]").count() == 1  # tavla: gnubg's .mat (gnubg_ids)
     assert page.locator("#move-list td[data-seq]").count() >= len(stored) - 1
     page.click("[data-step=first]")
     assert frame(page)[0] == 0

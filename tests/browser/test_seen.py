@@ -166,6 +166,9 @@ def test_resign_asks_first(open_page) -> None:
     ask = page.get_by_role("group", name="Resign this game?")
     assert ask.is_visible()
     assert "1 point" in page.inner_text("[data-resign-value] option[value='1']")
+    options = page.locator("[data-resign-value] option")  # the game's values: tavla's 1, 2, 3
+    assert [options.nth(i).get_attribute("value") for i in range(3)] == ["1", "2", "3"]
+    assert options.nth(2).inner_text().startswith("backgammon")
     page.click("[data-action=cancel]")
     assert page.get_attribute("section.match", "data-version") == before
     page.click("[data-action=resign]")

@@ -1,8 +1,9 @@
 // The board as SVG from the player's side: his 1 bottom right, 24 top right, the bar in the
-// middle, the tray on the right. Long nardy: no bar, no cube, the heads marked (his 24, the
-// opponent's 12) and arrows for the one direction both travel. It draws and reports gestures
-// on highlighted spots; the match screen decides what they mean.
+// middle, the tray on the right. From the game's facts (games.js) and the board: no bar, the
+// heads marked, no cube, arrows for one direction of travel when so. It draws and reports
+// gestures on highlighted spots; the match screen decides what they mean.
 
+import { gameLabel, otherSide } from "./games.js";
 import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -38,11 +39,11 @@ function place(point) {
 }
 
 // The drawing's own numbering: the board's points as the viewer sees them. Turned (hot-seat
-// with one orientation, the board given from the other seat): tavla mirrors the rows
-// (p -> 25 - p), long nardy turns by half (p -> p +- 12); the bar and the tray swap halves.
+// with one orientation, the board given from the other seat): the other side's numbering
+// (tavla mirrors the rows, long nardy turns by half); the bar and the tray swap halves.
 let turned = false;
-let nardyView = false;
-const shown = (point) => (!turned ? point : nardyView ? ((point + 11) % 24) + 1 : 25 - point);
+let facts = null;
+const shown = (point) => (!turned ? point : otherSide(point, facts));
 const placeOf = (point) => place(shown(point));
 
 const colX = (col) => M + col * PW + (col >= 6 ? BAR : 0);
@@ -103,7 +104,7 @@ function pointLabel(point, board) {
 const headOf = (point, { heads }) =>
   heads && (point === heads.you.point ? "you" : point === heads.opponent.point ? "opponent" : null);
 
-/** An arrow along a row, for long nardy's one direction of travel. */
+/** An arrow along a row, for the one direction of travel when both move the same way round. */
 function flow(x1, x2, y) {
   const dir = Math.sign(x2 - x1);
   return el("path", {
@@ -114,19 +115,19 @@ function flow(x1, x2, y) {
 
 /**
  * Draw `model` into `svg` (an <svg> element, replaced content):
- * { board: {points, bar, off}, colors: {you, opponent}, dice, used: [bool], diceSide: "you"|"opponent",
- *   cube: {value, owner, offered, in_use}, sources: [point], selected: point|null,
- *   targets: [{to, hit}], name }
+ * { facts: the game's (games.js), board: {points, bar, off, heads}, colors: {you, opponent},
+ *   dice, used: [bool], diceSide: "you"|"opponent", cube: {value, owner, offered, in_use},
+ *   sources: [point], selected: point|null, targets: [{to, hit}], name }
  */
 export function drawBoard(svg, model) {
   const { board, colors } = model;
-  const nardy = model.game === "long-nardy";
+  facts = model.facts;
   turned = !!model.turned;
-  nardyView = nardy;
+  const same = facts.direction === "same";
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "group");
-  svg.setAttribute("data-game", model.game || "tavla");
-  svg.setAttribute("aria-label", t(nardy ? "board.label.nardy" : "board.label", { name: model.name }));
+  svg.setAttribute("data-game", facts.game);
+  svg.setAttribute("aria-label", t(`board.label.${facts.direction}`, { game: gameLabel(facts), name: model.name }));
   const focused = document.activeElement && svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-spot") : null;
   svg.replaceChildren();
@@ -191,7 +192,7 @@ export function drawBoard(svg, model) {
     if (board.bar.opponent) half("opponent", board.bar.opponent, turned);
     svg.append(bar);
   }
-  if (nardy) {
+  if (same) {
     const right = BAR_X + BAR;
     const end = M + 12 * PW + BAR;
     svg.append(el("g", { class: "flows", "aria-hidden": "true" }, [
@@ -233,7 +234,7 @@ export function drawBoard(svg, model) {
   }
 
   // the cube: in the middle of the tray while centred, on its owner's side otherwise
-  if (model.cube && model.cube.in_use && !nardy) {
+  if (facts.cube && model.cube && model.cube.in_use) {
     const owner = model.cube.owner ? model.cube.owner.who : null;
     const near = turned ? "opponent" : "you";
     const cy = owner === near ? MID + 52 : owner ? MID - 52 : MID;

@@ -3,7 +3,7 @@
 // takes him to the board, else it is said.
 
 import * as api from "./api.js";
-import { GAMES, LENGTHS } from "./games.js";
+import { LENGTHS, gameLabel, games, pick } from "./games.js";
 import { loadStrings, t, tn } from "./i18n.js";
 import { h, showError, withName } from "./ui.js";
 
@@ -12,9 +12,9 @@ const ready = () => loadStrings("friends");
 
 /** A challenge's settings to `who`, then sent (POST /challenges): `onSent(challenge)`. */
 export async function challengeForm(who, onSent = () => {}) {
-  await ready();
+  const [all] = await Promise.all([games(), ready()]);
   const select = (key, options) => h("select", { name: key, "aria-label": t(`friends.${key}`) }, options);
-  const game = select("game", GAMES.filter((g) => g.available).map((g) => h("option", { value: g.id }, t(g.label))));
+  const game = select("game", all.map((g) => h("option", { value: g.key }, gameLabel(g))));
   const length = select("length", LENGTHS.map((n) => h("option", { value: n, selected: n === 3 }, tn("points", n))));
   const rated = h("input", { type: "checkbox", name: "rated", checked: true });
   const status = h("span", { class: "small", role: "status" });
@@ -23,8 +23,8 @@ export async function challengeForm(who, onSent = () => {}) {
     onsubmit: async (e) => {
       e.preventDefault();
       try {
-        const g = GAMES.find((x) => x.id === game.value);
-        const sent = await api.post("/challenges", { to: who.name, ...g.create, length: Number(length.value), rated: rated.checked });
+        const g = pick(all, game.value);
+        const sent = await api.post("/challenges", { to: who.name, game: g.game, length: Number(length.value), rated: rated.checked });
         form.dataset.sent = sent.id;
         status.replaceChildren(...withName("friends.waiting", name(who)));
         onSent(sent);
@@ -38,8 +38,8 @@ export async function challengeForm(who, onSent = () => {}) {
   return form;
 }
 
-/** Who challenges, how, and accept or decline. */
-export function answer(c, navigate, done) {
+/** Who challenges, how, and accept or decline; `all`: the games (games.js). */
+export function answer(c, all, navigate, done) {
   const s = c.settings || {};
   const reply = (how) => async () => {
     try {
@@ -51,7 +51,7 @@ export function answer(c, navigate, done) {
     done();
   };
   return [h("span", {}, ...withName("friends.challenged", name(c.from), {
-    how: [t((GAMES.find((g) => g.api === (s.game || "tavla")) || GAMES[0]).label), s.length && tn("points", s.length), s.rated && t("match.rated")].filter(Boolean).join(", ") })),
+    how: [gameLabel(pick(all, s.game)), s.length && tn("points", s.length), s.rated && t("match.rated")].filter(Boolean).join(", ") })),
   h("button", { type: "button", class: "primary", "data-action": "accept-direct", onclick: reply("accept") }, t("friends.accept")),
   h("button", { type: "button", "data-action": "decline-direct", onclick: reply("decline") }, t("friends.decline"))];
 }
@@ -71,12 +71,12 @@ const hide = () => toast && (toast.hidden = true);
 
 /** A notice (app.js): a challenge to him (the pending ones read again: a notice is a hint). */
 export async function onNotice(note, navigate) {
-  await ready();
+  const [all] = await Promise.all([games(), ready()]);
   const c = note.challenge || note.data?.challenge;
   if (note.kind === "challenge") {
     const { incoming } = await api.get("/challenges").catch(() => ({ incoming: [] }));
-    const pick = incoming.find((x) => x.id === c?.id) || incoming.at(-1);
-    if (pick) show(pick, answer(pick, navigate, hide));
+    const mine = incoming.find((x) => x.id === c?.id) || incoming.at(-1);
+    if (mine) show(mine, answer(mine, all, navigate, hide));
   } else if (c?.status === "accepted" && c.match) {
     hide();
     navigate(`#/match/${c.match}`);

@@ -3,6 +3,7 @@
 // Read again every few seconds while shown.
 
 import * as api from "./api.js";
+import { games } from "./games.js";
 import { loadStrings, t } from "./i18n.js";
 import { bdi, h, showError, withName } from "./ui.js";
 
@@ -19,11 +20,11 @@ export async function friendsCard(slot, navigate, full = false) {
     try {
       const reads = ["/me/following", "/challenges", full && "/me/blocked"].filter(Boolean).map((p) => api.get(p, { once: true }));
       const [following, challenges, blocked] = await Promise.all(reads);
-      const c = challenges.incoming.length ? await import("./communitychallenge.js") : null;
+      const [c, all] = challenges.incoming.length ? await Promise.all([import("./communitychallenge.js"), games()]) : [null, null];
       const key = JSON.stringify([following, challenges, blocked]);
       if (key !== last && !slot.querySelector("input:focus, form.challenge-form:not([data-sent])")) {
         last = key;
-        slot.replaceChildren(draw(following.players, challenges, blocked?.players, full, navigate, refresh, c));
+        slot.replaceChildren(draw(following.players, challenges, blocked?.players, full, navigate, refresh, c, all));
       }
     } catch (err) {
       if (!last) showError(api.friendly(err));
@@ -40,7 +41,7 @@ export async function friendsScreen(root, navigate) {
   return friendsCard(slot, navigate, true);
 }
 
-function draw(players, challenges, blocked, full, navigate, refresh, c) {
+function draw(players, challenges, blocked, full, navigate, refresh, c, all) {
   const act = (fn) => async () => {
     try {
       await fn();
@@ -62,7 +63,7 @@ function draw(players, challenges, blocked, full, navigate, refresh, c) {
   };
   const input = h("input", { name: "player", required: true, placeholder: t("friends.username"), "aria-label": t("friends.username") });
   const pending = [
-    ...challenges.incoming.map((x) => h("li", { "data-challenge": x.id }, ...c.answer(x, navigate, refresh))),
+    ...challenges.incoming.map((x) => h("li", { "data-challenge": x.id }, ...c.answer(x, all, navigate, refresh))),
     ...challenges.outgoing.map((c) => h("li", { "data-challenge": c.id }, ...withName("friends.waiting", name(c.to)),
       h("button", { type: "button", "data-action": "withdraw", onclick: act(() => api.call("DELETE", `/challenges/${c.id}`)) }, t("friends.withdraw")))),
   ];

@@ -1,23 +1,22 @@
 // The leaderboard (#/leaderboard[/<game>]): loaded when asked for, with its strings.
 
 import * as api from "./api.js";
-import { GAMES } from "./games.js";
+import { gameLabel, games, pick } from "./games.js";
 import { loadStrings, t } from "./i18n.js";
 import { field } from "./lobby.js";
 import { h } from "./ui.js";
 
 /** The leaderboard of a game (GET /leaderboard?game=): registered players by rating. */
 export async function leaderboardScreen(root, gameId, navigate) {
-  await loadStrings("leaderboard");
-  const games = GAMES.filter((g) => g.available);
-  const game = games.find((g) => g.api === gameId) || games[0];
-  const board = await api.get(`/leaderboard${api.query({ game: game.api, limit: 50 })}`);
+  const [all] = await Promise.all([games(), loadStrings("leaderboard")]);
+  const game = pick(all, gameId);
+  const board = await api.get(`/leaderboard${api.query({ game: game.game, limit: 50 })}`);
   const picker = h("select", { id: "leaderboard-game", "aria-label": t("new.game"),
     onchange: (e) => navigate(`#/leaderboard/${e.target.value}`) },
-  games.map((g) => h("option", { value: g.api, selected: g === game }, t(g.label))));
+  all.map((g) => h("option", { value: g.game, selected: g === game }, gameLabel(g))));
   const table = board.results.length
     ? h("table", { class: "leaderboard" },
-      h("caption", { class: "sr-only", text: t("leaderboard.caption", { game: t(game.label) }) }),
+      h("caption", { class: "sr-only", text: t("leaderboard.caption", { game: gameLabel(game) }) }),
       h("thead", {}, h("tr", {}, ["leaderboard.rank", "leaderboard.player", "leaderboard.rating", "leaderboard.matches", "leaderboard.record"]
         .map((k) => h("th", { scope: "col", text: t(k) })))),
       h("tbody", {}, board.results.map((e) => h("tr", { "data-player": e.player.username },

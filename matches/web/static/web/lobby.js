@@ -3,7 +3,7 @@
 // matches, open challenges and live matches to watch. Also the invite page.
 
 import * as api from "./api.js";
-import { CLOCK_PRESETS, GAMES, LENGTHS, MODES, gameOf } from "./games.js";
+import { CLOCK_PRESETS, LENGTHS, MODES, gameLabel, games, pick } from "./games.js";
 import { t, tn } from "./i18n.js";
 import * as live from "./live.js";
 import { followLobby } from "./lobbypush.js";
@@ -113,11 +113,12 @@ function fieldErrors(form, detail) {
   return shown;
 }
 
+// the last choices (`game`: a game's key; none: the first game)
 function loadPrefs() {
   try {
-    return { game: "tavla", mode: "computer", level: "network", length: 3, invite: "link", ...JSON.parse(localStorage.getItem(PREFS) || "{}") };
+    return { game: null, mode: "computer", level: "network", length: 3, invite: "link", ...JSON.parse(localStorage.getItem(PREFS) || "{}") };
   } catch {
-    return { game: "tavla", mode: "computer", level: "network", length: 3, invite: "link" };
+    return { game: null, mode: "computer", level: "network", length: 3, invite: "link" };
   }
 }
 
@@ -134,7 +135,8 @@ function loadLevels(game) {
   return levelsOf[game];
 }
 
-function newMatchForm(levels, navigate) {
+/** The new-match form; `all`: the games (games.js), each offered with its facts. */
+function newMatchForm(all, levels, navigate) {
   const p = loadPrefs();
   const levelSelect = h("select", { name: "level" });
   const showLevels = (answer, wanted) => {
@@ -149,7 +151,7 @@ function newMatchForm(levels, navigate) {
   const pub = h("input", { type: "checkbox", name: "public", checked: true });
   const form = h("form", { class: "card new-match", "aria-labelledby": "new-title" },
     h("h2", { id: "new-title", text: t("new.title") }),
-    radios("game", GAMES.map((g) => [g.id, t(g.label), !g.available]), p.game, t("new.game")),
+    radios("game", all.map((g) => [g.key, gameLabel(g)]), pick(all, p.game).key, t("new.game")),
     radios("mode", MODES.map((m) => [m, t(`mode.${m}`)]), p.mode, t("new.mode")),
     h("div", { class: "only-computer" }, field(t("new.level"), levelSelect)),
     radios("length", LENGTHS.map((n) => [n, tn("points", n)]), p.length, t("new.length")),
@@ -165,12 +167,12 @@ function newMatchForm(levels, navigate) {
     const mode = new FormData(form).get("mode");
     form.querySelectorAll(".only-computer").forEach((n) => (n.hidden = mode !== "computer"));
     form.querySelectorAll(".only-online").forEach((n) => (n.hidden = mode !== "online"));
-    const game = GAMES.find((g) => g.id === new FormData(form).get("game")) || GAMES[0];
+    const game = pick(all, new FormData(form).get("game"));
     form.querySelectorAll(".only-cube").forEach((n) => (n.hidden = !game.cube));
-    if (levelSelect.dataset.game !== game.api) {
-      levelSelect.dataset.game = game.api;
-      loadLevels(game.api).then(
-        (answer) => levelSelect.dataset.game === game.api && showLevels(answer, levelSelect.value || p.level),
+    if (levelSelect.dataset.game !== game.game) {
+      levelSelect.dataset.game = game.game;
+      loadLevels(game.game).then(
+        (answer) => levelSelect.dataset.game === game.game && showLevels(answer, levelSelect.value || p.level),
         (err) => showError(api.friendly(err)));
     }
   };
@@ -179,10 +181,10 @@ function newMatchForm(levels, navigate) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(form);
-    const game = GAMES.find((g) => g.id === f.get("game")) || GAMES[0];
-    const prefs = { game: game.id, mode: f.get("mode"), level: levelSelect.value, length: Number(f.get("length")), invite: f.get("invite") };
+    const game = pick(all, f.get("game"));
+    const prefs = { game: game.key, mode: f.get("mode"), level: levelSelect.value, length: Number(f.get("length")), invite: f.get("invite") };
     localStorage.setItem(PREFS, JSON.stringify(prefs));
-    const body = { ...game.create, mode: prefs.mode, length: prefs.length, public: pub.checked };
+    const body = { game: game.game, mode: prefs.mode, length: prefs.length, public: pub.checked };
     if (game.cube) body.cube = cube.checked;
     if (prefs.mode === "computer") body.level = prefs.level;
     if (prefs.mode === "online") {
@@ -200,11 +202,12 @@ function newMatchForm(levels, navigate) {
   return form;
 }
 
+// the last choices (`game`: the API's name; none: the first game)
 function seekPrefs() {
   try {
-    return { game: "tavla", length: 5, clock: "site", ...JSON.parse(localStorage.getItem(SEEK_PREFS) || "{}") };
+    return { game: null, length: 5, clock: "site", ...JSON.parse(localStorage.getItem(SEEK_PREFS) || "{}") };
   } catch {
-    return { game: "tavla", length: 5, clock: "site" };
+    return { game: null, length: 5, clock: "site" };
   }
 }
 
@@ -212,11 +215,11 @@ function seekPrefs() {
  * "Play online now": quick pairing (POST /seeks). The socket keeps the seek alive and brings
  * `seek_paired`; polling GET /seeks/{id} when no socket gets through. Returns { node, stop() }.
  */
-function quickPairing(navigate) {
+function quickPairing(all, navigate) {
   const p = seekPrefs();
-  const available = GAMES.filter((g) => g.available);
+  const chosen = pick(all, p.game);
   const game = h("select", { name: "seek-game", "aria-label": t("new.game") },
-    available.map((g) => h("option", { value: g.api, selected: g.api === p.game }, t(g.label))));
+    all.map((g) => h("option", { value: g.game, selected: g === chosen }, gameLabel(g))));
   const length = h("select", { name: "seek-length", "aria-label": t("new.length") },
     LENGTHS.map((n) => h("option", { value: String(n), selected: n === Number(p.length) }, tn("points", n))));
   const clock = h("select", { name: "seek-clock", "aria-label": t("seek.clock") },
@@ -314,7 +317,7 @@ function quickPairing(navigate) {
     startButton.disabled = true;
     listen(); // the socket is open (or opening) before the seek can be paired
     try {
-      update(await api.post("/seeks", { ...prefs, cube: gameOf(prefs.game).cube }));
+      update(await api.post("/seeks", { ...prefs, cube: pick(all, prefs.game).cube }));
       if (seek && seek.status === "waiting") wait();
     } catch (err) {
       showError(api.friendly(err));
@@ -351,7 +354,7 @@ function quickPairing(navigate) {
 }
 
 /** The player's ratings (GET /players/{name}); guests are not rated. */
-async function ratingCard() {
+async function ratingCard(all) {
   if (me.kind === "guest") {
     return h("section", { class: "card rating", id: "my-rating" },
       h("p", { class: "small" }, t("rating.guest") + " ", h("a", { href: "#/signup" }, t("account.signup"))),
@@ -363,10 +366,10 @@ async function ratingCard() {
   } catch {
     return null;
   }
-  const rows = GAMES.filter((g) => g.available).map((g) => {
-    const r = (player.ratings || []).find((x) => x.game === g.api);
-    return h("li", { "data-game": g.api },
-      h("span", { text: t(g.label) }),
+  const rows = all.map((g) => {
+    const r = (player.ratings || []).find((x) => x.game === g.game);
+    return h("li", { "data-game": g.game },
+      h("span", { text: gameLabel(g) }),
       h("strong", { class: "rating-value", text: r ? String(Math.round(r.rating)) : "1500" }),
       h("span", { class: "small", text: t("rating.matches", { n: r ? r.matches : 0 }) }));
   });
@@ -383,11 +386,13 @@ function playerName(p) {
   return typeof p.rating === "number" ? `${name} (${Math.round(p.rating)})` : name;
 }
 
-function summaryLine(m) {
+/** A match in a list; its game named unless it is the first (the default of a new match). */
+function summaryLine(all, m) {
   const [a, b] = m.players;
   const who = m.status === "waiting" ? `${playerName(a || b)} · ${t("summary.waiting")}` : t("summary.vs", { a: playerName(a), b: playerName(b) });
   const len = m.settings.length ? t("summary.to", { n: m.settings.length }) : "";
-  const game = m.settings.game && m.settings.game !== "tavla" ? `${t(gameOf(m.settings.game).label)} · ` : "";
+  const g = pick(all, m.settings.game);
+  const game = g !== all[0] ? `${gameLabel(g)} · ` : "";
   const clock = clockText(m);
   const rated = ratedOf(m);
   return `${game}${who} · ${t(`mode.${m.settings.mode}`)} ${len} · ${m.score[0]}:${m.score[1]}${clock ? " · " + clock : ""}${rated === null || m.settings.mode !== "online" ? "" : " · " + t(rated ? "match.rated" : "match.unrated")}`;
@@ -404,10 +409,10 @@ function clockText(m) {
   return t("clock.text", { delay: s(c.delay), reserve: s(c.reserve), max: s(c.max_move) });
 }
 
-function list(title, id, items, action) {
+function list(all, title, id, items, action) {
   return h("section", { class: "card list", id },
     h("h2", { text: title }),
-    items.length ? h("ul", {}, items.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(m) }), action(m))))
+    items.length ? h("ul", {}, items.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(all, m) }), action(m))))
       : h("p", { class: "small", text: t("list.none") }));
 }
 
@@ -417,14 +422,16 @@ export async function lobbyScreen(root, navigate) {
     root.replaceChildren(guestForm(() => navigate("#/", true)), await liveList(navigate));
     return { stop() {} };
   }
-  const [levels, mine, challenges, watchable, rating] = await Promise.all([
-    loadLevels(GAMES.find((g) => g.id === loadPrefs().game)?.api || "tavla"),
+  const all = games(); // the games and their facts (GET /rules/games), once for the page
+  const [levels, mine, challenges, watchable, rating, gameList] = await Promise.all([
+    all.then((list) => loadLevels(pick(list, loadPrefs().game).game)),
     api.get(MINE),
     api.get(CHALLENGES),
     api.get(LIVE),
-    ratingCard(),
+    all.then(ratingCard),
+    all,
   ]);
-  const quick = quickPairing(navigate);
+  const quick = quickPairing(gameList, navigate);
   const accept = (m) => h("button", {
     type: "button",
     "data-action": "accept-challenge",
@@ -442,21 +449,21 @@ export async function lobbyScreen(root, navigate) {
   const watch = (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch"));
   const lists = h("div", { class: "lists" });
   const draw = (mineNow, challengesNow, liveNow) => lists.replaceChildren(
-    list(t("list.mine"), "mine", mineNow.results, open),
-    list(t("list.challenges"), "challenges", others(challengesNow), accept),
-    list(t("list.live"), "live", liveNow.results, watch));
+    list(gameList, t("list.mine"), "mine", mineNow.results, open),
+    list(gameList, t("list.challenges"), "challenges", others(challengesNow), accept),
+    list(gameList, t("list.live"), "live", liveNow.results, watch));
   draw(mine, challenges, watchable);
   // the players he follows and the direct challenges (friends.js, loaded with the lobby)
   const friends = h("div", { class: "friends-slot" });
   const card = me.kind === "registered" ? import("./friends.js").then((m) => m.friendsCard(friends, navigate)).catch(() => null) : null;
   root.replaceChildren(
     h("div", { class: "columns" },
-      h("div", {}, quick.node, newMatchForm(levels, navigate)),
+      h("div", {}, quick.node, newMatchForm(gameList, levels, navigate)),
       h("div", {},
         rating,
         friends,
         lists,
-        await finishedList(),
+        await finishedList(gameList),
         h("button", { type: "button", onclick: () => navigate("#/", true) }, t("list.refresh")))));
   // the lists follow by themselves: the page's WebSocket hints when the open challenges or the
   // live matches change (lobbypush.js; every 20 s while the socket is down), then the three
@@ -476,14 +483,14 @@ const CHALLENGES = "/matches/challenges?limit=20";
 const LIVE = "/matches/live?mode=online&limit=20";
 
 /** My finished matches, newest first, ten at a time (the API's cursor), each with its record. */
-async function finishedList() {
-  const section = list(t("list.finished"), "finished", [], () => null);
+async function finishedList(all) {
+  const section = list(all, t("list.finished"), "finished", [], () => null);
   const ul = h("ul", {});
   const more = h("button", { type: "button", "data-action": "more", hidden: true }, t("list.more"));
   let next = "/matches?status=finished&limit=10";
   const load = async () => {
     const page = await api.get(next);
-    ul.append(...page.results.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(m) }),
+    ul.append(...page.results.map((m) => h("li", { "data-match": m.id }, h("span", { text: summaryLine(all, m) }),
       h("a", { href: `#/record/${m.id}`, class: "button" }, t("list.record")))));
     next = page.next ? page.next.slice(page.next.indexOf("/api/v1") + 7) : null;
     more.hidden = !next;
@@ -496,13 +503,13 @@ async function finishedList() {
 }
 
 async function liveList(navigate) {
-  const live = await api.get("/matches/live?mode=online&limit=20");
-  return list(t("list.live"), "live", live.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch")));
+  const [live, all] = await Promise.all([api.get("/matches/live?mode=online&limit=20"), games()]);
+  return list(all, t("list.live"), "live", live.results, (m) => h("a", { href: `#/match/${m.id}`, class: "button" }, t("list.watch")));
 }
 
 /** An invite link: who invites, then join (as a guest in one click if need be). */
 export async function inviteScreen(root, code, navigate) {
-  const match = await api.get(`/invites/${encodeURIComponent(code)}`);
+  const [match, all] = await Promise.all([api.get(`/invites/${encodeURIComponent(code)}`), games()]);
   const host = match.players.find((p) => p);
   const seated = me && match.players.some((p) => p && p.username === me.username);
   if (seated || match.status !== "waiting") {
@@ -523,7 +530,7 @@ export async function inviteScreen(root, code, navigate) {
   };
   root.replaceChildren(h("form", { class: "card invite", onsubmit: join },
     h("h1", { text: t("invite.title") }),
-    h("p", { text: t("invite.text", { name: playerName(host), game: t(gameOf(match.settings.game).label), points: tn("points", match.settings.length) }) }),
+    h("p", { text: t("invite.text", { name: playerName(host), game: gameLabel(pick(all, match.settings.game)), points: tn("points", match.settings.length) }) }),
     clockText(match) ? h("p", { class: "invite-clock", text: clockText(match) }) : null,
     ratedOf(match) === null ? null : h("p", { class: "small invite-rated", text: t(ratedOf(match) ? "match.rated" : "match.unrated") }),
     me ? null : field(t("welcome.name"), name),

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { drawBoard, fly, listen, topOf } from "./board.js";
+import { checkers, games, kindName, otherSide, pick, winName } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { buildRecord } from "./record.js";
 import { change, play, settings, stepTime, SPEEDS } from "./settings.js";
@@ -24,10 +25,10 @@ export async function playBoards(id, version, seat) {
   return new Map(body.plays.map((p) => [p.seq, p.boards]));
 }
 
-/** A point of `seat`'s numbering in the numbering of the board shown from `view`. */
-export function pointFor(p, seat, view, nardy) {
-  if (seat === view || p === 25 || p === 0) return p;
-  return nardy ? ((p + 11) % 24) + 1 : 25 - p;
+/** A point of `seat`'s numbering in the numbering of the board shown from `view`, in the
+ * game `g` (its facts: the direction the sides travel). */
+export function pointFor(p, seat, view, g) {
+  return seat === view ? p : otherSide(p, g);
 }
 
 /** Which dice the steps used: the exact die, or for a bear-off the smallest larger one. */
@@ -125,10 +126,12 @@ export class MatchScreen {
     this.root.replaceChildren(h("p", { class: "loading", text: t("loading") }));
     const primed = api.primed.get(this.id);
     api.primed.delete(this.id);
-    const [state, past] = await Promise.all([
+    const [state, past, all] = await Promise.all([
       primed || api.get(`/matches/${this.id}`),
       api.get(`/matches/${this.id}/events?after=0`).catch(() => ({ events: [] })),
+      games(),
     ]);
+    this.facts = pick(all, state.settings.game); // the game's facts (GET /rules/games)
     this.log = past.events.filter((e) => e.seq <= state.version);
     this.results = state.games.length;
     this.markLast(this.log, state);
@@ -368,7 +371,7 @@ export class MatchScreen {
   async animate(before, after, events, gap, boards) {
     const ms = stepTime();
     const view = before.side.seat;
-    const nardy = (before.settings.game || "tavla") === "long-nardy";
+    const g = this.facts;
     if (after.side.seat !== view || before.side.role === "hotseat") {
       // hot-seat: the players' own clicks; only the opening roll to announce
       for (const e of events) if (e.type === "opening_roll" || e.type === "passed") this.eventNotice(e, after);
@@ -406,7 +409,7 @@ export class MatchScreen {
       const colors = { you: view === 0 ? "light" : "dark", opponent: view === 0 ? "dark" : "light" };
       const drawn = boards.get(e.seq) || [];
       for (const [i, [f, to, hit]] of d.steps.entries()) {
-        const step = { from: pointFor(f, d.seat, view, nardy), to: pointFor(to, d.seat, view, nardy), hit: !!hit };
+        const step = { from: pointFor(f, d.seat, view, g), to: pointFor(to, d.seat, view, g), hit: !!hit };
         const svg = this.dom.svg;
         const start = topOf(svg, step.from === 25 ? { bar: who } : { point: step.from });
         const victim = step.hit ? topOf(svg, { point: step.to }) : null;
@@ -606,11 +609,11 @@ export class MatchScreen {
     }
     const selectedTargets = this.targets();
     const targetPoints = new Set(selectedTargets.map((x) => x.to));
-    const nardy = (s.settings.game || "tavla") === "long-nardy";
+    const g = this.facts;
     const last = this.last && !this.steps.length
-      ? this.last.steps.map(([f, to]) => [pointFor(f, this.last.seat, me, nardy), pointFor(to, this.last.seat, me, nardy)]) : null;
+      ? this.last.steps.map(([f, to]) => [pointFor(f, this.last.seat, me, g), pointFor(to, this.last.seat, me, g)]) : null;
     drawBoard(this.dom.svg, {
-      game: s.settings.game || "tavla",
+      facts: g,
       board,
       colors,
       dice,
@@ -757,8 +760,7 @@ export class MatchScreen {
     if (r) {
       const g = r.game;
       const winner = g.winner.seat;
-      const nardy = s.settings.game === "long-nardy";
-      const kind = t(`kind.${nardy ? "nardy." : ""}${g.kind}`);
+      const kind = kindName(this.facts, g.kind); // single, gammon, ... in the game's words
       const how = g.ended_by && g.ended_by !== "bearoff" ? " " + t("ended.by", { how: t(`ended.${g.ended_by}`) }) : "";
       this.dom.result.dataset.winner = String(winner);
       this.dom.result.dataset.points = String(g.points);
@@ -778,11 +780,10 @@ export class MatchScreen {
     const game = a.has("resign");
     if (this.confirming === "resign" && (game || a.has("resign-match"))) {
       // resigning: the game at a price (the cube's value counts) or the whole match, or keep playing
-      const nardy = s.settings.game === "long-nardy";
-      const values = game ? (nardy ? [1, 2] : [1, 2, 3]) : [];
+      const values = game ? this.facts.resign_values : [];
       const select = h("select", { "aria-label": t("resign.value"), "data-resign-value": "" },
         values.map((v) => h("option", { value: String(v), selected: String(v) === this.resignValue },
-          `${t(nardy ? `resign.nardy.${v}` : `resign.${v}`)}: ${tn("points", v * s.cube.value)}`)),
+          `${winName(this.facts, v, "resign")}: ${tn("points", v * s.cube.value)}`)),
         a.has("resign-match") ? h("option", { value: "match", selected: this.resignValue === "match" }, t("resign.match")) : null);
       select.addEventListener("change", () => (this.resignValue = select.value));
       const ask = t(game ? "resign.ask" : "resign.askMatch");
@@ -858,7 +859,7 @@ export class MatchScreen {
   renderLog() {
     if (!this.dom || !this.state) return;
     const s = this.state;
-    const games = buildRecord(this.log);
+    const games = buildRecord(this.log, checkers(this.facts));
     const cell = (c) => h("td", c ? { "data-seq": String(c.seq), text: c.text } : {});
     const out = games.map((g) => {
       const r = s.games.find((x) => x.number === g.number);

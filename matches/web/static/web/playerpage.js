@@ -2,7 +2,7 @@
 // wins and losses.
 
 import * as api from "./api.js";
-import { GAMES } from "./games.js";
+import { gameLabel, games } from "./games.js";
 import { loadStrings, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -66,21 +66,21 @@ const performance = (player, game) => {
 
 export async function playerScreen(root, name) {
   const path = `/players/${encodeURIComponent(name)}`;
-  const [player, recent] = await Promise.all([api.get(path), api.get(`${path}/matches?limit=20`)]);
+  const [player, recent, all] = await Promise.all([api.get(path), api.get(`${path}/matches?limit=20`), games()]);
   const sections = [];
   if ((player.performance || []).length) await loadStrings("analysis");
   const change = {}; // match id -> his rating change, for the recent matches that were rated
-  for (const g of GAMES.filter((x) => x.available)) {
-    const r = (player.ratings || []).find((x) => x.game === g.api);
+  for (const g of all) {
+    const r = (player.ratings || []).find((x) => x.game === g.game);
     if (!r) continue;
-    const history = await api.get(`${path}/ratings${api.query({ game: g.api, limit: 100 })}`);
+    const history = await api.get(`${path}/ratings${api.query({ game: g.game, limit: 100 })}`);
     const entries = [...history.results].reverse(); // oldest first
     for (const e of entries) change[e.match] = e.change;
-    sections.push(h("section", { class: "card", "data-game": g.api },
-      h("h2", { text: `${t(g.label)}: ${Math.round(r.rating)}` }),
+    sections.push(h("section", { class: "card", "data-game": g.game },
+      h("h2", { text: `${gameLabel(g)}: ${Math.round(r.rating)}` }),
       h("p", { class: "small", text: t("player.record", { n: r.matches, won: r.wins, lost: r.losses }) }),
       entries.length ? chart(entries) : null,
-      ...performance(player, g.api)));
+      ...performance(player, g.game)));
   }
   // his recent matches, rated or not: won or lost, against whom, the score, the rating change
   const rows = recent.results.map((m) => {

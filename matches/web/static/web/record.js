@@ -1,15 +1,15 @@
 // The record of a match from its events (GET /matches/{id}/events, and the ones pushed after):
 // its games, each with its opening roll and numbered turns of both seats in the usual notation
 // (dice: play, doubles and takes, passes, resignations), as the match page's move list and the
-// record page show it. A game ends at a drop, an accepted resignation, the fifteenth checker
-// borne off, or a loss of the match (time, forfeit).
+// record page show it. A game ends at a drop, an accepted resignation, the last checker borne
+// off (a side's `checkers`: the game's, games.js; fifteen), or a loss of the match (time, forfeit).
 
 import { t } from "./i18n.js";
 
 const dieText = (dice) => (dice ? `${Math.max(...dice)}${Math.min(...dice)}` : "");
 
 /** games: [{ number, opening: [d0, d1] | null, rows: [[cell|null, cell|null]], over }] */
-export function buildRecord(events) {
+export function buildRecord(events, checkers = 15) {
   const games = [];
   let game = null;
   let dice = [null, null];
@@ -46,7 +46,7 @@ export function buildRecord(events) {
       case "moved":
         push(d.seat, `${dieText(dice[d.seat])}: ${d.notation}`, e, { steps: d.steps, dice: dice[d.seat] });
         off[d.seat] += d.steps.filter((s) => s[1] === 0).length;
-        if (off[d.seat] >= 15) game.over = true;
+        if (off[d.seat] >= checkers) game.over = true;
         break;
       case "passed":
         push(d.seat, `${dieText(dice[d.seat])}: ${t("log.pass")}`, e, { dice: dice[d.seat] });

@@ -1,12 +1,13 @@
 // A match's record (#/record/<id>): its move list and the board at any point of any game,
-// stepped with buttons and the arrow keys; a .mat download for tavla.
+// stepped with buttons and the arrow keys; a .mat download (gnubg's format) when gnubg describes
+// the game's positions (its facts' `gnubg_ids`: tavla).
 // Each game starts from the game's opening position (its facts, GET /rules/games); after each
 // `moved` event the board is the server's (GET /matches/{id}/boards, from the first seat's
 // side): the page never applies steps itself.
 
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
-import { gameOf } from "./games.js";
+import { checkers, facts as factsOf, gameLabel } from "./games.js";
 import { t } from "./i18n.js";
 import { playBoards, pointFor } from "./match.js";
 import { buildRecord } from "./record.js";
@@ -20,13 +21,12 @@ export const openingBoard = (g) => ({
 });
 
 /** Every position of the match: [{game, seq, board, dice, seat, last}] after each play;
- * `boards`: each play's boards by its seq (seat 0's side). */
-export function positions(events, game, facts, boards) {
-  const nardy = game === "long-nardy";
+ * `facts`: the game's; `boards`: each play's boards by its seq (seat 0's side). */
+export function positions(events, facts, boards) {
   const out = [];
   let board = null;
   let dice = null;
-  const record = buildRecord(events);
+  const record = buildRecord(events, checkers(facts));
   const gameOfSeq = (seq) => record.find((g) => g.rows.some((r) => r.some((c) => c && c.seq >= seq))) || record[record.length - 1];
   let current = 0;
   for (const e of events) {
@@ -43,7 +43,7 @@ export function positions(events, game, facts, boards) {
     if (e.type === "moved" || e.type === "passed" || e.type.startsWith("cube_") || e.type.startsWith("resign_")) {
       const steps = e.type === "moved" ? d.steps : [];
       if (e.type === "moved" && boards.has(e.seq)) board = boards.get(e.seq).at(-1);
-      const last = steps.map(([f, to]) => [pointFor(f, d.seat, 0, nardy), pointFor(to, d.seat, 0, nardy)]);
+      const last = steps.map(([f, to]) => [pointFor(f, d.seat, 0, facts), pointFor(to, d.seat, 0, facts)]);
       out.push({ game: current, seq: e.seq, board, dice: e.type === "moved" || e.type === "passed" ? dice : null, seat: d.seat, last });
     }
   }
@@ -69,11 +69,10 @@ const nameOf = (state, seat) => {
 
 /** The record page; returns { stop() } (its arrow keys). */
 export async function recordScreen(root, id) {
-  const [state, events, { games }] = await Promise.all([api.get(`/matches/${id}`), allEvents(id), api.get("/rules/games")]);
-  const boards = await playBoards(id, 0, 0);
-  const game = state.settings.game || "tavla";
-  const frames = positions(events, game, games.find((g) => g.game === game), boards);
-  const record = buildRecord(events);
+  const [state, events] = await Promise.all([api.get(`/matches/${id}`), allEvents(id)]);
+  const [boards, facts] = await Promise.all([playBoards(id, 0, 0), factsOf(state.settings.game)]);
+  const frames = positions(events, facts, boards);
+  const record = buildRecord(events, checkers(facts));
   let at = frames.length - 1;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "board");
@@ -87,7 +86,7 @@ export async function recordScreen(root, id) {
   const nav = h("div", { class: "actions" },
     [["first", "|◀", () => go(0)], ["prev", "◀", () => go(at - 1)], ["next", "▶", () => go(at + 1)], ["last", "▶|", () => go(frames.length - 1)]]
       .map(([name, label, onclick]) => h("button", { type: "button", "data-step": name, "aria-label": t(`record.${name}`), title: t(`record.${name}`), onclick }, label)));
-  if (game === "tavla") {
+  if (facts.gnubg_ids) {
     nav.append(h("button", { type: "button", "data-action": "mat", onclick: async () => {
       try {
         const body = await api.get(`/matches/${id}/export`);
@@ -109,7 +108,7 @@ export async function recordScreen(root, id) {
     const f = frames[at];
     if (!f) return;
     drawBoard(svg, {
-      game, board: f.board, colors: { you: "light", opponent: "dark" }, dice: f.dice, used: null,
+      facts, board: f.board, colors: { you: "light", opponent: "dark" }, dice: f.dice, used: null,
       diceSide: f.seat === 1 ? "opponent" : "you", cube: null, sources: [], targets: [], selected: null,
       name: nameOf(state, 0), last: f.last,
     });
@@ -138,7 +137,7 @@ export async function recordScreen(root, id) {
   if (state.status === "finished") {
     import("./analysis.js").then((m) => m.offer(nav, analysis, { id, events, list, names: [nameOf(state, 0), nameOf(state, 1)] }));
   }
-  const title = `${nameOf(state, 0)} – ${nameOf(state, 1)} · ${t(gameOf(game).label)} · ${state.score.seats[0]}:${state.score.seats[1]}`;
+  const title = `${nameOf(state, 0)} – ${nameOf(state, 1)} · ${gameLabel(facts)} · ${state.score.seats[0]}:${state.score.seats[1]}`;
   root.replaceChildren(h("section", { class: "match record", "data-match": id },
     h("div", { class: "play" }, h("h1", { class: "record-title", text: title }), h("div", { class: "board-wrap" }, svg), nav, info, analysis,
       h("p", {}, h("a", { href: `#/match/${id}` }, t("record.open")))),
