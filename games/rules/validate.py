@@ -225,7 +225,7 @@ class Prefix:
     legal: set[Key]
     used: int
     states: list[tuple[Board, list[int]]]
-    closed: int = -2
+    closed: int
 
 
 def walk_prefix(

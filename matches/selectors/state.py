@@ -332,7 +332,7 @@ def player_infos(seats: list[tuple[int, str]]) -> dict[int, tuple[str, str]]:
         )
         found = {uid: (kind, display or missing[uid]) for uid, kind, display in rows}
         for user_id, name in missing.items():
-            out[user_id] = found.get(user_id, (PlayerProfile.kind_by_name(name), name))
+            out[user_id] = found.get(user_id, (PlayerProfile.without_profile(), name))
         with _lock:
             for user_id in missing:
                 _profiles[user_id] = out[user_id]
@@ -349,7 +349,7 @@ def player_kind(user: Any) -> str:
     profile = getattr(user, "tavla_profile", None) if user is not None else None
     if profile is not None:
         return str(profile.kind)
-    return PlayerProfile.kind_by_name(user.get_username() if user is not None else "")
+    return PlayerProfile.without_profile()
 
 
 def _seat_players(view: MatchView, match: Match) -> list[shapes.Player | None]:

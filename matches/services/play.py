@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -757,14 +756,9 @@ def kind_of(user: Any) -> str:
     if user is None:
         return ""
     kind = PlayerProfile.objects.filter(user_id=user.pk).values_list("kind", flat=True).first()
-    if kind:
-        return str(kind)
-    return PlayerProfile.kind_by_name(user.get_username())
+    return str(kind) if kind else PlayerProfile.without_profile()
 
 
 def computer_user(level: str) -> Any:
-    """The account the computer plays under at a level (created on first use)."""
-    user, _ = get_user_model().objects.get_or_create(
-        username=PlayerProfile.computer_username(level), defaults={"is_active": True}
-    )
-    return user
+    """The account the computer plays under at a level, with its profile (made on first use)."""
+    return PlayerProfile.computer_user(level)

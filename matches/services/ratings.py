@@ -194,12 +194,12 @@ def may_be_rated(view: MatchView) -> bool:
 
 def seat_kind(seat: Seat, profiles: Mapping[int, str]) -> str:
     """The kind a seat was played as: recorded in player_joined; for older streams the
-    account's profile now (the computer's accounts have none)."""
+    account's profile now."""
     if seat.kind:
         return seat.kind
     if seat.user_id is not None and seat.user_id in profiles:
         return profiles[seat.user_id]
-    return PlayerProfile.kind_by_name(seat.name)
+    return PlayerProfile.without_profile()
 
 
 def rated_result(

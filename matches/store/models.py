@@ -384,10 +384,9 @@ class PlayerProfile(models.Model):
         return user
 
     @classmethod
-    def kind_by_name(cls, username: str) -> str:
+    def without_profile(cls) -> str:
         """The kind of an account that has no profile: a registered player (the computer's
-        accounts, guests and bots are made with theirs). The name is not read: it says
-        nothing of the kind."""
+        accounts, guests and bots are made with theirs)."""
         return str(cls.Kind.REGISTERED)
 
     class Meta:
