@@ -32,7 +32,7 @@ slice's server CPU is its own requests'. Each kind reports requests per second a
 p50 / p90 / p99 per request kind (from the client's side: queueing in the server included).
 
 `--public` leaves out overrides of libraries' private internals, each replaced by the
-library's public path (cache, rows, render, wsgi_pool, dbhealth, publish:
+library's public path (cache, rows, render, wsgi_pool, publish:
 settings.TAVLA_PUBLIC_PATHS), to measure what each one saves (docs/private-internals.md).
 
 Only 127.0.0.1 is contacted; every loop is bounded by the time limit. DATABASE_URL picks the
@@ -473,7 +473,7 @@ def main() -> int:
         "--public",
         default="",
         help="overrides to leave out for the library's public path: comma-separated, of"
-        " cache, rows, render, wsgi_pool, dbhealth, publish",
+        " cache, rows, render, wsgi_pool, publish",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()

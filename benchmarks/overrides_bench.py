@@ -3,7 +3,7 @@
     python benchmarks/overrides_bench.py [--pairs 2] [--only cache,rows] [--seconds 10]
 
 For each override that `benchmarks/api_bench.py --public` can leave out (cache, rows, render,
-wsgi_pool, dbhealth, publish: docs/private-internals.md), runs api_bench as the
+wsgi_pool, publish: docs/private-internals.md), runs api_bench as the
 issue measures (one worker, one client) with the override and without it, alternating
 (`--pairs` of runs each, the order swapped every pair, since this machine's speed drifts from
 one minute to the next), and prints the server's CPU per command, per state read and per
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-OVERRIDES = ["cache", "rows", "render", "wsgi_pool", "dbhealth", "publish"]
+OVERRIDES = ["cache", "rows", "render", "wsgi_pool", "publish"]
 KINDS = [
     ("per_command", "command"),
     ("per_state_read", "state"),

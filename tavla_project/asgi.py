@@ -30,12 +30,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 
-from matches import dbhealth  # noqa: E402
 from matches.streams.routing import websocket_urlpatterns  # noqa: E402
 from tavla_project.wsgi_pool import WsgiPool  # noqa: E402
-
-if "dbhealth" not in settings.TAVLA_PUBLIC_PATHS:
-    dbhealth.connect()  # health checks only on idle database connections
 
 if not settings.DEBUG and not settings.STATIC_COLLECTED:
     logging.getLogger("tavla_project.static").warning(

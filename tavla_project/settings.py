@@ -58,7 +58,7 @@ INSTALLED_APPS = [
 
 # Benchmarks only (benchmarks/api_bench.py --public): the overrides of libraries' private
 # internals to leave out, each replaced by the library's public path, to measure what each one
-# saves (docs/private-internals.md): cache, rows, render, wsgi_pool, dbhealth, publish.
+# saves (docs/private-internals.md): cache, rows, render, wsgi_pool, publish.
 TAVLA_PUBLIC_PATHS = frozenset(env.list("TAVLA_PUBLIC_PATHS", default=[]))
 
 MIDDLEWARE = [
@@ -138,8 +138,6 @@ def database_from_url(url: str) -> dict:
 
 
 DATABASES = {"default": database_from_url(env.str("DATABASE_URL", default=EMBEDDED_DATABASE_URL))}
-# The health check runs only on a connection idle this long (matches/dbhealth.py).
-DATABASE_HEALTH_IDLE = env.float("DATABASE_HEALTH_IDLE", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}

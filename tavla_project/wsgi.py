@@ -7,7 +7,3 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla_project.settings")
 
 application = get_wsgi_application()
-
-from matches import dbhealth  # noqa: E402
-
-dbhealth.connect()  # health checks only on idle database connections

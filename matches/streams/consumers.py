@@ -130,6 +130,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         that is a hop to the process's one thread-sensitive sync thread for each frame a
         client sends (and each connect and disconnect), to tidy a connection this consumer
         never uses. Its database work runs in `db.in_thread`, whose threads tidy their own."""
+        if "dispatch" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: Channels' own
+            return await super().dispatch(message)
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -138,6 +140,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         """Channels' own, without the same hop after `disconnect` (and without its groups:
         this consumer has none)."""
+        if "dispatch" in settings.TAVLA_PUBLIC_PATHS:  # benchmarks only: Channels' own
+            return await super().websocket_disconnect(message)
         await self.disconnect(message["code"])
         raise StopConsumer()
 

@@ -4,8 +4,7 @@ Async views and consumers never touch the database on the loop (DESIGN "Real-tim
 threads live as long as the process and keep their connection between calls
 (`DATABASE_CONN_MAX_AGE`); with a connection pool (`DATABASE_POOL_SIZE`) each call takes a
 connection from the pool and gives it back. A connection that broke is dropped before the
-next call (Django's own check, on a connection idle for `DATABASE_HEALTH_IDLE` seconds or one
-that had an error: matches/dbhealth.py).
+next call (Django's own health check, `CONN_HEALTH_CHECKS`, armed by `close_old_connections`).
 
 `TAVLA_STREAM_DB_THREADS = 0` (the test settings) runs the work where Django runs synchronous
 code of the request instead (`sync_to_async`, thread-sensitive): in a test that is the test's
@@ -24,8 +23,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from matches import dbhealth
-
 T = TypeVar("T")
 
 _executor: ThreadPoolExecutor | None = None
@@ -41,12 +38,10 @@ def executor() -> ThreadPoolExecutor:
 
 def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
     close_old_connections()
-    dbhealth.skip_check_if_busy()  # no SELECT 1 on a connection used a moment ago
     try:
         return fn(*args, **kwargs)
     finally:
         close_old_connections()
-        dbhealth.mark_used()
 
 
 async def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
