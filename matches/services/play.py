@@ -142,7 +142,7 @@ def match_create(
     if mode == Match.Mode.HOTSEAT and user is not None:
         seats.append((1 - seat, user))
     elif mode == Match.Mode.COMPUTER:
-        seats.append((1 - seat, computer_user(computer_level)))
+        seats.append((1 - seat, PlayerProfile.computer_user(computer_level)))
     events += [PlayerJoined(s, u.pk, u.get_username(), kind_of(u)) for s, u in seats]
     with transaction.atomic():
         match = Match.objects.create(
@@ -757,8 +757,3 @@ def kind_of(user: Any) -> str:
         return ""
     kind = PlayerProfile.objects.filter(user_id=user.pk).values_list("kind", flat=True).first()
     return str(kind) if kind else PlayerProfile.without_profile()
-
-
-def computer_user(level: str) -> Any:
-    """The account the computer plays under at a level, with its profile (made on first use)."""
-    return PlayerProfile.computer_user(level)
